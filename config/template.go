@@ -1,0 +1,92 @@
+package config
+
+import (
+	"bytes"
+
+	"github.com/pelletier/go-toml/v2"
+)
+
+// Template is the commented config that `zoneline config init` writes. It decodes to Default().
+const Template = `# zoneline config. Every key is optional; these are the defaults.
+# Check it with:  zoneline config check      See the effective config: zoneline config show
+
+# Colour: auto (reads NO_COLOR, FORCE_COLOR, COLORTERM, TERM) | truecolor | 256 | 16 | none
+color = "auto"
+# Glyphs: unicode | ascii | nerd (needs a Nerd Font)
+glyphs = "unicode"
+# Treat East-Asian ambiguous-width characters as wide (CJK terminals).
+east_asian_width = false
+# Context window of a model that reports none (0 = 200k; a "[1m]" model id means 1M).
+window = 0
+
+[statusline]
+# Segments per output line. Known: zone tokens bar percent compact model dir branch compactions problems
+lines = [["zone", "tokens", "bar", "percent", "compact", "model", "dir", "branch", "compactions", "problems"]]
+separator = ""   # "" = " · " (unicode) or " | " (ascii)
+bar_width = 10
+indent = 2       # Claude Code indents the status line by 2 columns
+
+[autocompact]
+# Where Claude Code auto-compacts. Computed from the window as Claude Code does, honouring
+# CLAUDE_CODE_AUTO_COMPACT_WINDOW, CLAUDE_AUTOCOMPACT_PCT_OVERRIDE, DISABLE_AUTO_COMPACT and
+# autoCompactEnabled in settings.json. Set point (tokens) to override, enabled = false for "off".
+point = 0
+# enabled = true
+max_output = 0
+
+# Per-model thresholds, first match wins: a glob on model.id, else a window class ("200k"/"1m").
+# Defaults: Opus/Sonnet on 200k: warn 80k, dumb 120k; any 1M window: warn 120k, dumb 250k;
+# Haiku: warn 50k, dumb 90k; unknown: 40 % / 60 % of the window, at most 80k / 120k.
+# [[model]]
+# match = "claude-opus-*"
+# warn = 80_000
+# dumb = 120_000
+# prep = "dumb"        # or a token count (110_000) or a percent of the window ("55%")
+
+[warning]
+# When the marker is written and the agent is nudged to /compact-prep: "warn", "dumb", tokens
+# or a percent of the window. Never later than the auto-compact point minus 20k.
+prep = "dumb"
+# The "imminent" tier fires this many tokens before the auto-compact point.
+imminent_distance = 20_000
+# Inject the nudge into the next prompt (UserPromptSubmit hook).
+nudge = true
+# Custom nudge; placeholders: {tokens} {zone} {to_compact} {window} {model}
+nudge_text = ""
+# Tiers that nudge the agent.
+tiers = ["dumb", "imminent"]
+
+[notify]
+# Desktop notifications (one per tier per session, until a compaction re-arms it).
+enabled = true
+tiers = ["warn", "dumb", "imminent"]
+urgency = "normal"   # low | normal | critical
+app_name = "zoneline"
+
+[checkpoint]
+# Characters of the /compact-prep checkpoint put back after compaction.
+budget = 6000
+# A checkpoint older than this (minutes before the compaction) is reported as stale.
+stale_minutes = 30
+
+[precompact]
+# Block one auto-compaction when no checkpoint newer than the warning exists (off by default).
+hold_once = false
+# PreCompact snapshots kept.
+snapshots = 40
+
+[state]
+# Per-session state older than this many days is removed.
+gc_days = 14
+`
+
+// Show returns the effective config as TOML.
+func (c *Config) Show() ([]byte, error) {
+	var buf bytes.Buffer
+	enc := toml.NewEncoder(&buf)
+	enc.SetIndentTables(true)
+	if err := enc.Encode(c); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}

@@ -1,0 +1,227 @@
+// Package payload decodes the JSON that Claude Code writes to the statusLine command and to hook
+// commands. Decoding is lenient: unknown fields are ignored, optional fields are pointers, numbers
+// may arrive as strings or out of range, and a field of the wrong type loses only that field.
+package payload
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+)
+
+// MaxInput is the most stdin that is read; a larger payload is cut and reported.
+const MaxInput = 1 << 20
+
+// Statusline is the statusLine command's stdin (Claude Code 2.1.332, CLAUDE-CODE.md section 1).
+type Statusline struct {
+	SessionID      string     `json:"session_id"`
+	TranscriptPath string     `json:"transcript_path"`
+	Cwd            string     `json:"cwd"`
+	Model          *Model     `json:"model"`     // nil when absent
+	Workspace      *Workspace `json:"workspace"` // nil when absent
+	Version        string     `json:"version"`
+	// ContextWindow is nil with older Claude Code versions, which do not send it.
+	ContextWindow *ContextWindow `json:"context_window"`
+	Exceeds200k   *bool          `json:"exceeds_200k_tokens"` // nil when absent
+}
+
+// Model names the session's model.
+type Model struct {
+	ID          string `json:"id"`
+	DisplayName string `json:"display_name"`
+}
+
+// Workspace holds the session's directories.
+type Workspace struct {
+	CurrentDir string `json:"current_dir"`
+	ProjectDir string `json:"project_dir"`
+}
+
+// ContextWindow is the statusline's view of the context.
+type ContextWindow struct {
+	TotalInputTokens  Num `json:"total_input_tokens"`
+	TotalOutputTokens Num `json:"total_output_tokens"`
+	Size              Num `json:"context_window_size"` // 0 when absent
+	// CurrentUsage is nil before the first reply, and all zeros right after /compact.
+	CurrentUsage *Usage `json:"current_usage"`
+	UsedPct      *Num   `json:"used_percentage"` // nil before the first reply
+}
+
+// Usage is one response's token usage.
+type Usage struct {
+	Input         Num `json:"input_tokens"`
+	Output        Num `json:"output_tokens"`
+	CacheCreation Num `json:"cache_creation_input_tokens"`
+	CacheRead     Num `json:"cache_read_input_tokens"`
+}
+
+// Context returns the context tokens of a usage: input + cache creation + cache read.
+func (u Usage) Context() int64 {
+	return clampAdd(int64(u.Input), int64(u.CacheCreation), int64(u.CacheRead))
+}
+
+// IsZero reports whether every count is zero (as Claude Code sends right after /compact).
+func (u Usage) IsZero() bool {
+	return u.Input == 0 && u.Output == 0 && u.CacheCreation == 0 && u.CacheRead == 0
+}
+
+// Tokens returns the context tokens the payload reports and whether it reports a usable count:
+// false before the first reply (current_usage null), right after /compact (all zeros), and when
+// context_window is absent. The caller then falls back to the transcript.
+func (s *Statusline) Tokens() (int64, bool) {
+	if s.ContextWindow == nil || s.ContextWindow.CurrentUsage == nil || s.ContextWindow.CurrentUsage.IsZero() {
+		return 0, false
+	}
+	return s.ContextWindow.CurrentUsage.Context(), true
+}
+
+// ModelID returns the model id, or "" when absent.
+func (s *Statusline) ModelID() string {
+	if s.Model == nil {
+		return ""
+	}
+	return s.Model.ID
+}
+
+// Dir returns the session's project directory: workspace.project_dir, else current_dir, else cwd.
+func (s *Statusline) Dir() string {
+	if s.Workspace != nil {
+		if s.Workspace.ProjectDir != "" {
+			return s.Workspace.ProjectDir
+		}
+		if s.Workspace.CurrentDir != "" {
+			return s.Workspace.CurrentDir
+		}
+	}
+	return s.Cwd
+}
+
+// Hook is every hook command's stdin; fields not sent by an event are empty.
+type Hook struct {
+	SessionID      string `json:"session_id"`
+	TranscriptPath string `json:"transcript_path"`
+	Cwd            string `json:"cwd"`
+	PromptID       string `json:"prompt_id"`
+	Event          string `json:"hook_event_name"`
+	Source         string `json:"source"`  // SessionStart: startup, resume, clear, compact
+	Model          string `json:"model"`   // SessionStart
+	Trigger        string `json:"trigger"` // PreCompact, PostCompact: manual or auto
+	Prompt         string `json:"prompt"`  // UserPromptSubmit
+	// CustomInstructions is nil for /compact without arguments and for auto-compaction.
+	CustomInstructions *string `json:"custom_instructions"`
+	CompactSummary     string  `json:"compact_summary"` // PostCompact
+	Reason             string  `json:"reason"`          // SessionEnd
+	PermissionMode     string  `json:"permission_mode"`
+}
+
+// ErrTooLarge reports a payload larger than MaxInput.
+var ErrTooLarge = errors.New("zoneline: payload larger than 1 MiB, cut")
+
+// Read reads at most MaxInput bytes of r. It returns ErrTooLarge with the first MaxInput bytes
+// when there is more.
+func Read(r io.Reader) ([]byte, error) {
+	buf := make([]byte, 0, 4096)
+	lr := &io.LimitedReader{R: r, N: MaxInput + 1}
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := lr.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return buf, fmt.Errorf("zoneline: reading stdin: %w", err)
+		}
+	}
+	if len(buf) > MaxInput {
+		return buf[:MaxInput], ErrTooLarge
+	}
+	return buf, nil
+}
+
+// DecodeStatusline decodes a statusline payload. On a type mismatch in one field it still
+// returns everything else it could decode, with the error; on input that is not a JSON object
+// it returns an empty payload and the error.
+func DecodeStatusline(data []byte) (*Statusline, error) {
+	var s Statusline
+	return &s, decode(data, &s)
+}
+
+// DecodeHook decodes a hook payload, as leniently as DecodeStatusline.
+func DecodeHook(data []byte) (*Hook, error) {
+	var h Hook
+	return &h, decode(data, &h)
+}
+
+func decode(data []byte, v any) error {
+	data = bytes.TrimSpace(data)
+	if len(data) == 0 {
+		return errors.New("zoneline: empty payload")
+	}
+	if data[0] != '{' {
+		return errors.New("zoneline: payload is not a JSON object")
+	}
+	err := json.Unmarshal(data, v)
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		return fmt.Errorf("zoneline: payload field %q has the wrong type (%s)", te.Field, te.Value)
+	}
+	if err != nil {
+		return fmt.Errorf("zoneline: payload is not valid JSON: %w", err)
+	}
+	return nil
+}
+
+// Num is a lenient token count: a JSON number (fractions dropped, negatives as 0, huge values
+// capped at MaxTokens), a string holding one, or null (0).
+type Num int64
+
+// MaxTokens caps any token count read from outside (1 << 40, far beyond any window).
+const MaxTokens = 1 << 40
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (n *Num) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	if len(b) > 0 && b[0] == '"' {
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		b = []byte(s)
+	}
+	if string(b) == "null" || len(b) == 0 {
+		*n = 0
+		return nil
+	}
+	f, err := strconv.ParseFloat(string(b), 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		*n = 0
+		return nil // a non-numeric string counts as absent
+	}
+	*n = Num(clampFloat(f))
+	return nil
+}
+
+func clampFloat(f float64) int64 {
+	switch {
+	case math.IsNaN(f), f <= 0:
+		return 0
+	case f >= MaxTokens:
+		return MaxTokens
+	}
+	return int64(f)
+}
+
+func clampAdd(vs ...int64) int64 {
+	var sum int64
+	for _, v := range vs {
+		sum += max(0, min(v, MaxTokens))
+	}
+	return min(sum, MaxTokens)
+}

@@ -1,0 +1,178 @@
+// Package state owns zoneline's state directory: per-session folders named by a validated
+// session id, private permissions (dirs 0700, files 0600, whatever the umask), atomic writes
+// (temp file, fsync, rename) that never follow a planted symlink, and the bounded log.
+package state
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Dir is a state directory.
+type Dir struct{ Root string }
+
+// ValidSessionID reports whether id has the shape of a Claude Code session id: a UUID
+// (8-4-4-4-12 hexadecimal digits). Only such an id ever becomes a path.
+func ValidSessionID(id string) bool {
+	if len(id) != 36 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		switch i {
+		case 8, 13, 18, 23:
+			if c != '-' {
+				return false
+			}
+		default:
+			if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// ErrBadSession reports a session id that is not a UUID.
+var ErrBadSession = errors.New("zoneline: session id is not a UUID")
+
+// Session returns the session's folder, <root>/sessions/<id>, without creating it.
+func (d Dir) Session(id string) (string, error) {
+	if !ValidSessionID(id) {
+		return "", ErrBadSession
+	}
+	return filepath.Join(d.Root, "sessions", strings.ToLower(id)), nil
+}
+
+// SessionFile returns the path of a file in the session's folder.
+func (d Dir) SessionFile(id, name string) (string, error) {
+	dir, err := d.Session(id)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, name), nil
+}
+
+// MkdirPrivate creates dir and its missing parents with mode 0700, and makes dir itself 0700
+// whatever the umask. It refuses a dir that is a symlink.
+func MkdirPrivate(dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("zoneline: creating %s: %w", dir, err)
+	}
+	fi, err := os.Lstat(dir)
+	if err != nil {
+		return err
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("zoneline: %s is not a directory (a symlink?)", dir)
+	}
+	if fi.Mode().Perm() != 0o700 {
+		return os.Chmod(dir, 0o700)
+	}
+	return nil
+}
+
+// WriteFile writes data to path atomically: a private temp file in the same folder, fsync,
+// rename. The previous version stays whole until the rename; a planted symlink at path is
+// replaced, never followed. The folder is created 0700 when missing.
+func WriteFile(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	if err := MkdirPrivate(dir); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("zoneline: writing %s: %w", path, err)
+	}
+	tmp := f.Name()
+	fail := func(err error) error {
+		f.Close()
+		os.Remove(tmp)
+		return fmt.Errorf("zoneline: writing %s: %w", path, err)
+	}
+	if err := f.Chmod(0o600); err != nil {
+		return fail(err)
+	}
+	if _, err := f.Write(data); err != nil {
+		return fail(err)
+	}
+	if err := f.Sync(); err != nil {
+		return fail(err)
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("zoneline: writing %s: %w", path, err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("zoneline: writing %s: %w", path, err)
+	}
+	return nil
+}
+
+// CreateExclusive creates path with data only if it does not exist yet, atomically: the data
+// is written to a temp file and hard-linked into place, so a reader never sees a partial file
+// and, of many racing callers, exactly one gets created == true.
+func CreateExclusive(path string, data []byte) (created bool, err error) {
+	dir := filepath.Dir(path)
+	if err := MkdirPrivate(dir); err != nil {
+		return false, err
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return false, err
+	}
+	tmp := f.Name()
+	defer os.Remove(tmp)
+	if err := f.Chmod(0o600); err != nil {
+		f.Close()
+		return false, err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return false, err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return false, err
+	}
+	if err := f.Close(); err != nil {
+		return false, err
+	}
+	if err := os.Link(tmp, path); err != nil {
+		if errors.Is(err, os.ErrExist) {
+			return false, nil
+		}
+		return false, err
+	}
+	return true, nil
+}
+
+// ReadFile reads a small private file, refusing symlinks, non-regular files and files larger
+// than limit bytes.
+func ReadFile(path string, limit int64) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|oNoFollow|oNonBlock, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("zoneline: %s is not a regular file", path)
+	}
+	if fi.Size() > limit {
+		return nil, fmt.Errorf("zoneline: %s is larger than %d bytes", path, limit)
+	}
+	buf := make([]byte, fi.Size())
+	n, err := f.ReadAt(buf, 0)
+	if err != nil && n < len(buf) && !errors.Is(err, errEOF) {
+		return nil, err
+	}
+	return buf[:n], nil
+}

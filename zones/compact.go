@@ -1,0 +1,157 @@
+package zones
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Window returns the context window of a session: the payload's context_window_size when
+// positive, else 1M for a model id with the "[1m]" suffix, else the configured default, else
+// DefaultWindow.
+func Window(payloadSize int64, modelID string, configured int64) int64 {
+	switch {
+	case payloadSize > 0:
+		return payloadSize
+	case strings.Contains(strings.ToLower(modelID), "[1m]"):
+		return OneMillionWindow
+	case configured > 0:
+		return configured
+	}
+	return DefaultWindow
+}
+
+// CompactInput is everything that decides Claude Code's auto-compact point. The caller reads
+// the environment and settings; this package only does the arithmetic.
+type CompactInput struct {
+	Window         int64  // the session's context window
+	MaxOutput      int64  // the model's max output tokens; 0 means "at least MaxOutputReserve"
+	EnvWindow      string // CLAUDE_CODE_AUTO_COMPACT_WINDOW
+	EnvPct         string // CLAUDE_AUTOCOMPACT_PCT_OVERRIDE
+	EnvDisableAuto string // DISABLE_AUTO_COMPACT
+	EnvDisableAll  string // DISABLE_COMPACT
+	SettingsOn     *bool  // autoCompactEnabled from Claude Code's settings.json; nil when unset
+	SettingsWindow int64  // autoCompactWindow from settings; 0 when unset or "auto"
+	Override       int64  // the config's autocompact point; 0 when unset
+	OverrideOff    bool   // the config says auto-compact is off
+}
+
+// Compact is the auto-compact point in force and why.
+type Compact struct {
+	Enabled  bool
+	Point    int64  // tokens at which Claude Code auto-compacts; 0 when disabled
+	Source   string // what decided it: "default", "env CLAUDE_AUTOCOMPACT_PCT_OVERRIDE", "config", …
+	Estimate bool   // true when computed from Claude Code's constants (a server may differ)
+}
+
+// AutoCompact computes the auto-compact point as Claude Code 2.1.332 does (ZONES.md):
+// effective = window − min(max output, 20k); point = effective − 13k; a percent override gives
+// min(floor(effective × p / 100), effective − 13k).
+func AutoCompact(in CompactInput) Compact {
+	switch {
+	case in.OverrideOff:
+		return Compact{Source: "config"}
+	case truthy(in.EnvDisableAll):
+		return Compact{Source: "env DISABLE_COMPACT"}
+	case truthy(in.EnvDisableAuto):
+		return Compact{Source: "env DISABLE_AUTO_COMPACT"}
+	case in.SettingsOn != nil && !*in.SettingsOn:
+		return Compact{Source: "settings autoCompactEnabled"}
+	case in.Override > 0:
+		return Compact{Enabled: true, Point: in.Override, Source: "config"}
+	}
+	window, source := in.Window, "default"
+	if window <= 0 {
+		window = DefaultWindow
+	}
+	if w, err := strconv.ParseInt(strings.TrimSpace(in.EnvWindow), 10, 64); err == nil && w >= MinAutoCompactWin {
+		if w < window {
+			window = w
+		}
+		source = "env CLAUDE_CODE_AUTO_COMPACT_WINDOW"
+	} else if in.SettingsWindow >= MinAutoCompactWin {
+		if in.SettingsWindow < window {
+			window = in.SettingsWindow
+		}
+		source = "settings autoCompactWindow"
+	}
+	reserve := int64(MaxOutputReserve)
+	if in.MaxOutput > 0 && in.MaxOutput < reserve {
+		reserve = in.MaxOutput
+	}
+	effective := window - reserve
+	point := effective - AutoCompactBuffer
+	if p, err := strconv.ParseFloat(strings.TrimSpace(in.EnvPct), 64); err == nil && p > 0 && p <= 100 {
+		point = min(int64(float64(effective)*p/100), effective-AutoCompactBuffer)
+		source = "env CLAUDE_AUTOCOMPACT_PCT_OVERRIDE"
+	}
+	if point < 1 {
+		point = 1
+	}
+	return Compact{Enabled: true, Point: point, Source: source, Estimate: true}
+}
+
+// truthy reports whether an environment value turns a switch on ("1", "true", "yes", "on").
+func truthy(v string) bool {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "1", "true", "yes", "on":
+		return true
+	}
+	return false
+}
+
+// Prep returns the prep threshold: the token count at which the marker is written and the
+// agent is nudged to /compact-prep. spec is "" (the dumb threshold), a zone name, a token count
+// ("150000", "150k") or a percent of the window ("70%"). It is never later than the auto-compact
+// point minus PrepBeforeCompact. ok is false when spec cannot be read (the default is used).
+func Prep(spec string, t Thresholds, window int64, c Compact) (tokens int64, ok bool) {
+	tokens, ok = parsePrep(spec, t, window)
+	if !ok {
+		tokens = t.Dumb
+	}
+	if c.Enabled && c.Point > 0 {
+		tokens = min(tokens, c.Point-PrepBeforeCompact)
+	}
+	return max(tokens, 1), ok
+}
+
+func parsePrep(spec string, t Thresholds, window int64) (int64, bool) {
+	s := strings.ToLower(strings.TrimSpace(spec))
+	if s == "" {
+		return t.Dumb, true
+	}
+	if z, ok := ParseZone(s); ok {
+		switch z {
+		case Warn:
+			return t.Warn, true
+		case Dumb:
+			return t.Dumb, true
+		}
+		return 0, false
+	}
+	if p, found := strings.CutSuffix(s, "%"); found {
+		f, err := strconv.ParseFloat(p, 64)
+		if err != nil || f <= 0 || f > 100 || window <= 0 {
+			return 0, false
+		}
+		return int64(float64(window) * f / 100), true
+	}
+	n, err := ParseTokens(s)
+	return n, err == nil && n > 0
+}
+
+// ParseTokens reads a token count: "150000", "150k", "1.5m", "150_000".
+func ParseTokens(s string) (int64, error) {
+	s = strings.ReplaceAll(strings.ToLower(strings.TrimSpace(s)), "_", "")
+	mult := 1.0
+	switch {
+	case strings.HasSuffix(s, "k"):
+		mult, s = 1e3, strings.TrimSuffix(s, "k")
+	case strings.HasSuffix(s, "m"):
+		mult, s = 1e6, strings.TrimSuffix(s, "m")
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return 0, err
+	}
+	return int64(f * mult), nil
+}
