@@ -684,7 +684,9 @@ func Context(total int) Usage {
 }
 
 // Total is the context the usage reports: input + cache creation + cache read.
-func (u Usage) Total() int { return u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens }
+func (u Usage) Total() int {
+	return u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens
+}
 
 // Request is one line of the mock's request log.
 type Request struct {
