@@ -1,0 +1,323 @@
+// Package transcript reads Claude Code's JSONL session transcripts.
+//
+// A transcript (transcript_path in every payload) is one JSON object per
+// line, appended to for the whole session and never rewritten in place. It
+// can grow to gigabytes, so every reader here is bounded: Tail reads
+// backwards from the end for the latest context size, ScanCompactions
+// counts compactions incrementally from a saved offset, and Facts collects
+// the mechanical facts for a PreCompact snapshot from the last few
+// megabytes. ParseRecord is the per-line decoder they share with the tune
+// command.
+//
+// Readers open the file without blocking and refuse anything that is not a
+// regular file, so a FIFO or a device named as transcript_path returns an
+// error at once instead of hanging the statusline.
+package transcript
+
+import (
+	"bytes"
+	"encoding/json"
+	"time"
+)
+
+// Record is the part of one transcript line that zoneline uses.
+//
+// Only "user", "assistant" and "system" records are fully decoded. For any
+// other type (attachment, api-request-blob, file-history-snapshot, …) only
+// Type is set: they carry nothing zoneline needs and can be large.
+type Record struct {
+	Type             string      // top-level "type": "user", "assistant", "system", "attachment", …
+	Subtype          string      // system records: "compact_boundary", "turn_duration", …
+	Sidechain        bool        // "isSidechain": written by a subagent, not the main conversation
+	IsMeta           bool        // "isMeta": harness text such as the local-command caveat
+	IsCompactSummary bool        // "isCompactSummary": the summary user record after a compaction
+	UUID             string      // "uuid"
+	SessionID        string      // "sessionId" (or "session_id")
+	Time             time.Time   // "timestamp"; zero when missing or unparsable
+	MessageID        string      // message.id; empty unless an assistant record
+	Model            string      // message.model; empty unless an assistant record
+	Usage            *Usage      // message.usage; nil when the record has none
+	Compaction       *Compaction // compactMetadata; nil unless a compact_boundary record
+}
+
+// IsCompactBoundary reports whether r is a system record with subtype
+// "compact_boundary", written when the conversation was compacted.
+func (r *Record) IsCompactBoundary() bool {
+	return r.Type == "system" && r.Subtype == "compact_boundary"
+}
+
+// contextAssistant reports whether r is a main-chain assistant reply whose
+// usage gives the context size.
+func (r *Record) contextAssistant() bool {
+	return r.Type == "assistant" && !r.Sidechain && r.Usage != nil && r.Model != SyntheticModel
+}
+
+// Usage is an assistant record's message.usage. Every value is clamped to
+// [0, MaxTokens] when decoded.
+type Usage struct {
+	Input         int64 // input_tokens
+	CacheCreation int64 // cache_creation_input_tokens
+	CacheRead     int64 // cache_read_input_tokens
+	Output        int64 // output_tokens
+}
+
+// Context returns the context size the reply was computed on: input plus
+// cache creation plus cache read tokens, each taken as 0 if negative, the
+// sum capped at MaxTokens.
+func (u Usage) Context() int64 {
+	return min(clampInt(u.Input)+clampInt(u.CacheCreation)+clampInt(u.CacheRead), MaxTokens)
+}
+
+// Compaction is the compactMetadata of a compact_boundary record.
+type Compaction struct {
+	Trigger    string    // "manual" or "auto"
+	PreTokens  int64     // context before the compaction (context + output of the last turn)
+	PostTokens int64     // context after the compaction; 0 when not recorded
+	Time       time.Time // the record's timestamp; zero when missing
+}
+
+// wireRecord is the decode target: only the fields Record needs, so
+// encoding/json skips everything else without allocating.
+type wireRecord struct {
+	Type             string `json:"type"`
+	Subtype          string `json:"subtype"`
+	IsSidechain      bool   `json:"isSidechain"`
+	IsMeta           bool   `json:"isMeta"`
+	IsCompactSummary bool   `json:"isCompactSummary"`
+	UUID             string `json:"uuid"`
+	SessionID        string `json:"sessionId"`
+	SessionIDSnake   string `json:"session_id"`
+	Timestamp        string `json:"timestamp"`
+	Message          *struct {
+		ID    string     `json:"id"`
+		Model string     `json:"model"`
+		Usage *wireUsage `json:"usage"`
+	} `json:"message"`
+	CompactMetadata *struct {
+		Trigger    string  `json:"trigger"`
+		PreTokens  float64 `json:"preTokens"`
+		PostTokens float64 `json:"postTokens"`
+	} `json:"compactMetadata"`
+}
+
+// wireUsage takes numbers as float64 so that a fractional or huge value
+// clamps instead of failing the whole record.
+type wireUsage struct {
+	Input         float64 `json:"input_tokens"`
+	CacheCreation float64 `json:"cache_creation_input_tokens"`
+	CacheRead     float64 `json:"cache_read_input_tokens"`
+	Output        float64 `json:"output_tokens"`
+}
+
+// knownTypes interns the record types seen from Claude Code 2.1.332, so that
+// skipping an uninteresting record allocates nothing.
+var knownTypes = map[string]string{
+	"user": "user", "assistant": "assistant", "system": "system",
+	"attachment": "attachment", "file-history-snapshot": "file-history-snapshot",
+	"last-prompt": "last-prompt", "mode": "mode", "permission-mode": "permission-mode",
+	"atis-latch": "atis-latch", "cost-state": "cost-state", "tools-used": "tools-used",
+	"api-request-shape": "api-request-shape", "api-request-blob": "api-request-blob",
+	"api-request": "api-request", "summary": "summary", "progress": "progress",
+}
+
+// ParseRecord decodes one transcript line (with or without its newline).
+// It reports false for a line that is not a complete JSON object with a
+// string "type", such as a half-written last line.
+//
+// A cheap scan finds the top-level "type" first; only user, assistant and
+// system records go through encoding/json, and for those false also means
+// the line is not valid JSON. ParseRecord never retains line.
+func ParseRecord(line []byte) (Record, bool) {
+	typ, ok := topLevelType(line)
+	if !ok {
+		return Record{}, false
+	}
+	switch typ {
+	case "user", "assistant", "system":
+	default:
+		return Record{Type: typ}, true
+	}
+	var w wireRecord
+	if err := json.Unmarshal(line, &w); err != nil {
+		return Record{}, false
+	}
+	r := Record{
+		Type:             typ, // the exact key; encoding/json matches keys case-insensitively
+		Subtype:          w.Subtype,
+		Sidechain:        w.IsSidechain,
+		IsMeta:           w.IsMeta,
+		IsCompactSummary: w.IsCompactSummary,
+		UUID:             w.UUID,
+		SessionID:        w.SessionID,
+	}
+	if r.SessionID == "" {
+		r.SessionID = w.SessionIDSnake
+	}
+	if w.Timestamp != "" {
+		if t, err := time.Parse(time.RFC3339Nano, w.Timestamp); err == nil {
+			r.Time = t
+		}
+	}
+	if m := w.Message; m != nil && typ == "assistant" {
+		r.MessageID, r.Model = m.ID, m.Model
+		if u := m.Usage; u != nil {
+			r.Usage = &Usage{
+				Input:         clampFloat(u.Input),
+				CacheCreation: clampFloat(u.CacheCreation),
+				CacheRead:     clampFloat(u.CacheRead),
+				Output:        clampFloat(u.Output),
+			}
+		}
+	}
+	if cm := w.CompactMetadata; cm != nil && r.IsCompactBoundary() {
+		r.Compaction = &Compaction{
+			Trigger:    cm.Trigger,
+			PreTokens:  clampFloat(cm.PreTokens),
+			PostTokens: clampFloat(cm.PostTokens),
+			Time:       r.Time,
+		}
+	} else if r.IsCompactBoundary() {
+		r.Compaction = &Compaction{Time: r.Time}
+	}
+	return r, true
+}
+
+func clampFloat(v float64) int64 {
+	if !(v > 0) { // negative, zero or NaN
+		return 0
+	}
+	if v >= float64(MaxTokens) {
+		return MaxTokens
+	}
+	return int64(v)
+}
+
+func clampInt(v int64) int64 {
+	return max(0, min(v, MaxTokens))
+}
+
+// topLevelType returns the value of the top-level "type" key of the JSON
+// object in line, the last one if the key repeats (as encoding/json does).
+// It checks structure only (strings, brackets, a single object with nothing
+// after it), not the full grammar; that is left to encoding/json for the
+// records that get decoded. Spacing does not matter.
+func topLevelType(line []byte) (string, bool) {
+	b := bytes.TrimSpace(line)
+	if len(b) < 2 || b[0] != '{' || b[len(b)-1] != '}' {
+		return "", false
+	}
+	var (
+		typ       []byte
+		escaped   bool // typ still holds JSON escapes
+		found     bool
+		depth     int
+		expectKey bool
+	)
+	for i := 0; i < len(b); i++ {
+		switch b[i] {
+		case '"':
+			end := stringEnd(b, i+1)
+			if end < 0 {
+				return "", false
+			}
+			if depth != 1 || !expectKey {
+				i = end
+				continue
+			}
+			expectKey = false
+			if !isKey(b[i+1:end], "type") {
+				i = end
+				continue
+			}
+			j := skipSpace(b, end+1)
+			if j >= len(b) || b[j] != ':' {
+				return "", false
+			}
+			j = skipSpace(b, j+1)
+			if j < len(b) && b[j] == '"' {
+				vend := stringEnd(b, j+1)
+				if vend < 0 {
+					return "", false
+				}
+				typ, found = b[j+1:vend], true
+				escaped = bytes.IndexByte(typ, '\\') >= 0
+				i = vend
+				continue
+			}
+			found = false // a non-string "type"; a later one may still win
+			i = j - 1
+		case '{', '[':
+			depth++
+			if depth == 1 {
+				expectKey = true
+			}
+		case '}', ']':
+			depth--
+			if depth < 0 || (depth == 0 && i != len(b)-1) {
+				return "", false
+			}
+		case ',':
+			if depth == 1 {
+				expectKey = true
+			}
+		}
+	}
+	if depth != 0 || !found {
+		return "", false
+	}
+	if escaped {
+		var s string
+		if json.Unmarshal(quoted(typ), &s) != nil {
+			return "", false
+		}
+		return s, true
+	}
+	if s, ok := knownTypes[string(typ)]; ok {
+		return s, true
+	}
+	return string(typ), true
+}
+
+// stringEnd returns the index of the quote closing the JSON string whose
+// contents start at b[i], or -1.
+func stringEnd(b []byte, i int) int {
+	for {
+		k := bytes.IndexByte(b[i:], '"')
+		if k < 0 {
+			return -1
+		}
+		j := i + k
+		n := 0
+		for p := j - 1; p >= i && b[p] == '\\'; p-- {
+			n++
+		}
+		if n%2 == 0 {
+			return j
+		}
+		i = j + 1
+	}
+}
+
+// isKey reports whether the raw (still escaped) JSON string contents raw
+// spell want.
+func isKey(raw []byte, want string) bool {
+	if bytes.IndexByte(raw, '\\') < 0 {
+		return string(raw) == want
+	}
+	var s string
+	return json.Unmarshal(quoted(raw), &s) == nil && s == want
+}
+
+func quoted(raw []byte) []byte {
+	q := make([]byte, 0, len(raw)+2)
+	q = append(q, '"')
+	q = append(q, raw...)
+	return append(q, '"')
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}

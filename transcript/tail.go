@@ -1,0 +1,111 @@
+package transcript
+
+import (
+	"bytes"
+	"os"
+)
+
+// Context is the latest context size found by Tail.
+type Context struct {
+	Tokens       int64  // context tokens: input + cache creation + cache read of the last reply, or postTokens of a later compaction
+	Output       int64  // output tokens of that reply; 0 when FromBoundary
+	Model        string // message.model of that reply; empty when FromBoundary
+	FromBoundary bool   // Tokens is the postTokens of a compaction with no reply since
+	Found        bool   // Tokens is meaningful
+	Boundary     bool   // the search reached a compact_boundary before any reply: the context was compacted and nothing has been answered since (Found is false if the boundary recorded no postTokens)
+}
+
+// Tail returns the latest context size recorded in the transcript at path:
+// the usage of the last main-chain assistant reply after the last
+// compaction, or, when a compaction is newer than every reply, the
+// compaction's postTokens. It is the statusline's fallback when the payload
+// carries no token count.
+//
+// Tail reads backwards from the end, at most maxBytes (DefaultTailBytes if
+// maxBytes <= 0), and stops at the first answer, so its cost does not grow
+// with the file. Sidechain (subagent) records, assistant records without
+// usage and synthetic ones are skipped, as are lines that do not parse
+// (a half-written last line) and a line cut by the maxBytes window. Finding
+// nothing is not an error: Found is false.
+func Tail(path string, maxBytes int64) (Context, error) {
+	if maxBytes <= 0 {
+		maxBytes = DefaultTailBytes
+	}
+	f, size, err := openRegular(path)
+	if err != nil {
+		return Context{}, err
+	}
+	defer f.Close()
+	br := backReader{f: f, lo: max(0, size-maxBytes), pos: size, chunk: tailFirstChunk}
+	for {
+		line, ok, err := br.prev()
+		if err != nil {
+			return Context{}, err
+		}
+		if !ok {
+			return Context{}, nil
+		}
+		rec, ok := ParseRecord(line)
+		if !ok {
+			continue
+		}
+		if c, done := contextFrom(&rec); done {
+			return c, nil
+		}
+	}
+}
+
+// contextFrom returns the context a record settles, if it settles one.
+func contextFrom(r *Record) (Context, bool) {
+	switch {
+	case r.IsCompactBoundary() && !r.Sidechain:
+		c := Context{Boundary: true}
+		if r.Compaction != nil && r.Compaction.PostTokens > 0 {
+			c.Tokens, c.FromBoundary, c.Found = r.Compaction.PostTokens, true, true
+		}
+		return c, true
+	case r.contextAssistant():
+		return Context{Tokens: r.Usage.Context(), Output: r.Usage.Output, Model: r.Model, Found: true}, true
+	}
+	return Context{}, false
+}
+
+// backReader yields the lines of f[lo:pos] from the last to the first.
+type backReader struct {
+	f     *os.File
+	lo    int64  // lowest offset that may be read
+	pos   int64  // file offset of buf[0]
+	buf   []byte // buf[:n] holds the bytes [pos, pos+n) not yet returned
+	n     int
+	chunk int64 // size of the next read; doubles
+}
+
+// prev returns the previous line without its newline. It reports false
+// when no complete line is left in the window: a line that starts before lo
+// is never returned. The line is valid until the next call.
+func (br *backReader) prev() ([]byte, bool, error) {
+	for {
+		if i := bytes.LastIndexByte(br.buf[:br.n], '\n'); i >= 0 {
+			line := br.buf[i+1 : br.n]
+			br.n = i
+			return line, true, nil
+		}
+		if br.pos == br.lo {
+			if br.lo == 0 && br.n > 0 { // the file's first line
+				line := br.buf[:br.n]
+				br.n = 0
+				return line, true, nil
+			}
+			return nil, false, nil
+		}
+		want := min(br.chunk, br.pos-br.lo)
+		br.chunk *= 2
+		nb := make([]byte, int(want)+br.n)
+		copy(nb[want:], br.buf[:br.n])
+		if err := readAt(br.f, nb[:want], br.pos-want); err != nil {
+			return nil, false, err
+		}
+		br.pos -= want
+		br.buf, br.n = nb, len(nb)
+	}
+}
