@@ -34,6 +34,9 @@ func TestHarnessSmoke(t *testing.T) {
 		s.Fatalf("the status line E2E-SMOKE-LINE never showed")
 	}
 	s.WaitScreen(regexp.MustCompile(`Mock reply #\d+\. OK\.`), 10*time.Second)
+	if area := StatusArea(s.Screen(true)); len(area) != 1 || strings.TrimSpace(StripSGR(area[0])) != "E2E-SMOKE-LINE" {
+		s.Fatalf("the status line area under the prompt box is %q, want the one line E2E-SMOKE-LINE", area)
+	}
 
 	main := s.Requests(KindMain, KindToolResult)
 	if len(main) != 1 {
