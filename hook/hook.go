@@ -1,0 +1,125 @@
+// Package hook is `zoneline hook`: the one command registered for every Claude Code hook event.
+// It dispatches on the payload's hook_event_name to one handler per event. Whatever arrives, it
+// exits 0 within its deadline and prints exactly one JSON object or nothing; it never exits 2
+// (on UserPromptSubmit that would erase the user's prompt) unless a handler deliberately blocks.
+package hook
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"runtime/debug"
+	"time"
+
+	"github.com/zoneline/zoneline/config"
+	"github.com/zoneline/zoneline/payload"
+	"github.com/zoneline/zoneline/state"
+)
+
+// Deadline is how long a hook may run before it gives up, prints nothing and exits 0. Claude
+// Code's own timeout for our entries is set by `zoneline install` above this.
+const Deadline = 4 * time.Second
+
+// Context is what a handler is handed: no handler reads the environment itself.
+type Context struct {
+	State     state.Dir
+	Config    *config.Config
+	ConfigErr error
+	ClaudeDir string
+	Getenv    func(string) string
+	Now       func() time.Time
+}
+
+// Output is a handler's answer. At most one of JSON and Text is printed.
+type Output struct {
+	JSON any    // marshalled to one JSON object on stdout
+	Text string // plain stdout (PreCompact/PostCompact: shown to the user under /compact)
+}
+
+// Handler handles one event.
+type Handler func(c *Context, h *payload.Hook) (Output, error)
+
+// handlers maps hook_event_name to its handler. Events not listed get no output.
+var handlers = map[string]Handler{}
+
+// register adds a handler; each event's file calls it from a var block, so the table stays
+// explicit and greppable: `var _ = register("PreCompact", preCompact)`.
+func register(event string, h Handler) bool {
+	handlers[event] = h
+	return true
+}
+
+// Events returns the events that have a handler.
+func Events() []string {
+	out := make([]string, 0, len(handlers))
+	for e := range handlers {
+		out = append(out, e)
+	}
+	return out
+}
+
+// Run handles one hook invocation: data is stdin. It writes the answer to stdout and returns the
+// exit code (0, or 2 only when a handler blocks on purpose).
+func Run(c *Context, data []byte, readErr error, stdout io.Writer) int {
+	if readErr != nil {
+		c.State.Log("hook", "reading stdin: %v", readErr)
+	}
+	h, err := payload.DecodeHook(data)
+	if err != nil {
+		c.State.Log("hook", "%v (%d bytes)", err, len(data))
+		if h.Event == "" {
+			return 0
+		}
+	}
+	handle, ok := handlers[h.Event]
+	if !ok {
+		return 0
+	}
+	type result struct {
+		out Output
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				done <- result{err: fmt.Errorf("panic: %v\n%s", r, debug.Stack())}
+			}
+		}()
+		out, err := handle(c, h)
+		done <- result{out, err}
+	}()
+	select {
+	case r := <-done:
+		if r.err != nil {
+			c.State.Log("hook", "%s: %v", h.Event, r.err)
+		}
+		return write(c, h.Event, r.out, stdout)
+	case <-time.After(Deadline):
+		c.State.Log("hook", "%s: gave up after %s", h.Event, Deadline)
+		return 0
+	}
+}
+
+func write(c *Context, event string, out Output, stdout io.Writer) int {
+	switch {
+	case out.JSON != nil:
+		b, err := json.Marshal(out.JSON)
+		if err != nil {
+			c.State.Log("hook", "%s: %v", event, err)
+			return 0
+		}
+		stdout.Write(append(b, '\n'))
+	case out.Text != "":
+		io.WriteString(stdout, out.Text+"\n")
+	}
+	return 0
+}
+
+// AdditionalContext is the hookSpecificOutput answer that puts text into the model's context
+// (UserPromptSubmit, SessionStart).
+func AdditionalContext(event, text string) Output {
+	return Output{JSON: map[string]any{
+		"hookSpecificOutput": map[string]any{"hookEventName": event, "additionalContext": text},
+	}}
+}
