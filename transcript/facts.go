@@ -1,0 +1,387 @@
+package transcript
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"time"
+)
+
+// FactLimits bounds each list in a FactSet. A zero or negative field takes
+// its default (DefaultFactPrompts, DefaultFactFiles, …).
+type FactLimits struct {
+	Prompts  int // user prompts kept, most recent
+	Files    int // files written or edited kept, most recent
+	Commands int // Bash commands kept, most recent
+	Skills   int // skills and slash commands kept, most recent
+}
+
+func (l FactLimits) withDefaults() FactLimits {
+	def := func(v, d int) int {
+		if v <= 0 {
+			return d
+		}
+		return v
+	}
+	return FactLimits{
+		Prompts:  def(l.Prompts, DefaultFactPrompts),
+		Files:    def(l.Files, DefaultFactFiles),
+		Commands: def(l.Commands, DefaultFactCommands),
+		Skills:   def(l.Skills, DefaultFactSkills),
+	}
+}
+
+// FactSet is what Facts collects, mechanically, from the end of a
+// transcript. Every list is oldest first, most recent last.
+type FactSet struct {
+	SessionID   string
+	Prompts     []Prompt  // the user's own prompts, verbatim but for <system-reminder> blocks
+	Files       []string  // paths given to Write, Edit, MultiEdit and NotebookEdit, each once
+	Commands    []Command // Bash tool calls, each distinct command once
+	Skills      []string  // Skill tool calls by skill name, and slash commands as "/name" or "/name args", each once
+	Context     Context   // the latest context size, as Tail reports it
+	Compactions int       // main-chain compact_boundary records in the window
+	Partial     bool      // the window did not reach the start of the file, so older facts may be missing
+}
+
+// Prompt is one user prompt.
+type Prompt struct {
+	Text string
+	Time time.Time // zero when the record had no timestamp
+}
+
+// Command is one Bash tool call.
+type Command struct {
+	Command     string // input.command
+	Description string // input.description; may be empty
+}
+
+// Tools whose input names a file they write.
+var fileTools = map[string]bool{"Write": true, "Edit": true, "MultiEdit": true, "NotebookEdit": true}
+
+// Prefixes of user "prompts" that are harness output, not the user's words.
+var harnessPrefixes = []string{
+	"<local-command-", // caveat, stdout, stderr of a /command
+	"<bash-stdout>", "<bash-stderr>",
+	"[Request interrupted by user",
+}
+
+// Facts collects, for the PreCompact snapshot, what the end of the
+// transcript at path says mechanically: the last user prompts, the files
+// written or edited, the recent Bash commands, the skills and slash
+// commands used and the latest context size. It reads at most maxBytes
+// from the end (DefaultFactBytes if maxBytes <= 0); Partial reports that
+// the file is longer.
+//
+// Prompts are user records whose content is the user's text: not tool
+// results, not the compaction summary, not isMeta, not local-command
+// output. A "<command-name>" record becomes a slash command in Skills.
+// Tool calls are deduplicated by tool_use id (Claude Code writes one
+// assistant record per content block, each repeating message.id and usage),
+// and include a subagent's (sidechain) calls; prompts and the context come
+// from the main chain only.
+func Facts(path string, maxBytes int64, limits FactLimits) (FactSet, error) {
+	if maxBytes <= 0 {
+		maxBytes = DefaultFactBytes
+	}
+	limits = limits.withDefaults()
+	f, size, err := openRegular(path)
+	if err != nil {
+		return FactSet{}, err
+	}
+	defer f.Close()
+	start := max(0, size-maxBytes)
+	buf := make([]byte, size-start)
+	if err := readAt(f, buf, start); err != nil {
+		return FactSet{}, err
+	}
+	if start > 0 { // drop the line cut by the window
+		i := bytes.IndexByte(buf, '\n')
+		if i < 0 {
+			buf = nil
+		} else {
+			buf = buf[i+1:]
+		}
+	}
+	c := collector{fs: FactSet{Partial: start > 0}, seenTool: map[string]bool{}, seenUUID: map[string]bool{}}
+	for len(buf) > 0 {
+		line := buf
+		if i := bytes.IndexByte(buf, '\n'); i >= 0 {
+			line, buf = buf[:i], buf[i+1:]
+		} else {
+			buf = nil
+		}
+		c.line(line)
+	}
+	fs := c.fs
+	fs.Prompts = lastN(fs.Prompts, limits.Prompts)
+	fs.Files = lastN(c.files.list(), limits.Files)
+	fs.Skills = lastN(c.skills.list(), limits.Skills)
+	var cmds []Command
+	for _, k := range c.commands.list() {
+		cmds = append(cmds, Command{Command: k, Description: c.descs[k]})
+	}
+	fs.Commands = lastN(cmds, limits.Commands)
+	return fs, nil
+}
+
+// collector folds records, oldest first, into a FactSet.
+type collector struct {
+	fs       FactSet
+	files    recent
+	skills   recent
+	commands recent
+	descs    map[string]string // command → latest description
+	seenTool map[string]bool   // tool_use ids
+	seenUUID map[string]bool   // record uuids: a record written twice counts once
+}
+
+// factMessage is the extra decode Facts needs beyond ParseRecord.
+type factMessage struct {
+	Message struct {
+		Content json.RawMessage `json:"content"`
+	} `json:"message"`
+}
+
+type contentBlock struct {
+	Type  string          `json:"type"`
+	ID    string          `json:"id"`
+	Name  string          `json:"name"`
+	Text  string          `json:"text"`
+	Input json.RawMessage `json:"input"`
+}
+
+type toolInput struct {
+	FilePath     string `json:"file_path"`
+	NotebookPath string `json:"notebook_path"`
+	Command      string `json:"command"`
+	Description  string `json:"description"`
+	Skill        string `json:"skill"`
+	Name         string `json:"name"`
+}
+
+func (c *collector) line(line []byte) {
+	rec, ok := ParseRecord(line)
+	if !ok {
+		return
+	}
+	if rec.UUID != "" {
+		if c.seenUUID[rec.UUID] {
+			return
+		}
+		c.seenUUID[rec.UUID] = true
+	}
+	if rec.SessionID != "" {
+		c.fs.SessionID = rec.SessionID
+	}
+	if ctx, ok := contextFrom(&rec); ok {
+		c.fs.Context = ctx
+		if rec.IsCompactBoundary() {
+			c.fs.Compactions++
+		}
+	}
+	switch rec.Type {
+	case "user":
+		if rec.Sidechain || rec.IsMeta || rec.IsCompactSummary {
+			return
+		}
+		var m factMessage
+		if json.Unmarshal(line, &m) != nil {
+			return
+		}
+		c.prompt(m.Message.Content, rec.Time)
+	case "assistant":
+		var m factMessage
+		if json.Unmarshal(line, &m) != nil {
+			return
+		}
+		var blocks []contentBlock
+		if json.Unmarshal(m.Message.Content, &blocks) != nil {
+			return
+		}
+		for _, b := range blocks {
+			if b.Type != "tool_use" {
+				continue
+			}
+			id := b.ID
+			if id == "" {
+				id = rec.MessageID + "\x00" + b.Name + "\x00" + string(b.Input)
+			}
+			if c.seenTool[id] {
+				continue
+			}
+			c.seenTool[id] = true
+			c.tool(b)
+		}
+	}
+}
+
+// prompt records a user record's content if it is the user's own text.
+func (c *collector) prompt(content json.RawMessage, t time.Time) {
+	var text string
+	switch content = bytes.TrimSpace(content); {
+	case len(content) > 0 && content[0] == '"':
+		if json.Unmarshal(content, &text) != nil {
+			return
+		}
+	case len(content) > 0 && content[0] == '[':
+		// A prompt with an image or a pasted block is an array of text and
+		// image blocks; an array with a tool_result is the tool's answer.
+		var blocks []contentBlock
+		if json.Unmarshal(content, &blocks) != nil {
+			return
+		}
+		var parts []string
+		for _, b := range blocks {
+			switch b.Type {
+			case "tool_result":
+				return
+			case "text":
+				parts = append(parts, b.Text)
+			}
+		}
+		text = strings.Join(parts, "\n")
+	default:
+		return
+	}
+	text = strings.TrimSpace(stripReminders(text))
+	if text == "" {
+		return
+	}
+	if strings.HasPrefix(text, "<command-name>") {
+		if name := between(text, "<command-name>", "</command-name>"); name != "" {
+			if !strings.HasPrefix(name, "/") {
+				name = "/" + name
+			}
+			if args := strings.TrimSpace(between(text, "<command-args>", "</command-args>")); args != "" {
+				name += " " + args
+			}
+			c.skills.add(name)
+		}
+		return
+	}
+	for _, p := range harnessPrefixes {
+		if strings.HasPrefix(text, p) {
+			return
+		}
+	}
+	if strings.HasPrefix(text, "/") {
+		if name, _, _ := strings.Cut(text, " "); len(name) > 1 && !strings.ContainsAny(name, "\n\t") {
+			c.skills.add(name)
+		}
+	}
+	c.fs.Prompts = append(c.fs.Prompts, Prompt{Text: text, Time: t})
+}
+
+// tool records one tool_use block.
+func (c *collector) tool(b contentBlock) {
+	var in toolInput
+	if len(b.Input) == 0 || json.Unmarshal(b.Input, &in) != nil {
+		return
+	}
+	switch {
+	case fileTools[b.Name]:
+		p := in.FilePath
+		if p == "" {
+			p = in.NotebookPath
+		}
+		if p != "" {
+			c.files.add(p)
+		}
+	case b.Name == "Bash":
+		if in.Command == "" {
+			return
+		}
+		c.commands.add(in.Command)
+		if c.descs == nil {
+			c.descs = map[string]string{}
+		}
+		if in.Description != "" || c.descs[in.Command] == "" {
+			c.descs[in.Command] = in.Description
+		}
+	case b.Name == "Skill":
+		name := in.Skill
+		if name == "" {
+			name = in.Command
+		}
+		if name == "" {
+			name = in.Name
+		}
+		if name != "" {
+			c.skills.add(name)
+		}
+	case b.Name == "SlashCommand": // older Claude Code: input.command is "/name args"
+		if in.Command != "" {
+			c.skills.add(in.Command)
+		}
+	}
+}
+
+// stripReminders removes every <system-reminder>…</system-reminder> block;
+// an unclosed one runs to the end.
+func stripReminders(s string) string {
+	const open, closing = "<system-reminder>", "</system-reminder>"
+	if !strings.Contains(s, open) {
+		return s
+	}
+	var b strings.Builder
+	for {
+		i := strings.Index(s, open)
+		if i < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		b.WriteString(s[:i])
+		j := strings.Index(s[i:], closing)
+		if j < 0 {
+			return b.String()
+		}
+		s = s[i+j+len(closing):]
+	}
+}
+
+// between returns the text between the first open and the next close, or "".
+func between(s, open, close string) string {
+	_, rest, ok := strings.Cut(s, open)
+	if !ok {
+		return ""
+	}
+	in, _, ok := strings.Cut(rest, close)
+	if !ok {
+		return ""
+	}
+	return strings.TrimSpace(in)
+}
+
+// recent is an insertion-ordered set where adding an existing element
+// moves it to the end. Adding is O(1); list is O(n).
+type recent struct {
+	seq  []string       // every add, in order
+	last map[string]int // element → index of its latest add in seq
+}
+
+func (r *recent) add(s string) {
+	if r.last == nil {
+		r.last = map[string]int{}
+	}
+	r.last[s] = len(r.seq)
+	r.seq = append(r.seq, s)
+}
+
+// list returns the distinct elements, ordered by their latest add.
+func (r *recent) list() []string {
+	out := make([]string, 0, len(r.last))
+	for i, s := range r.seq {
+		if r.last[s] == i {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func lastN[T any](s []T, n int) []T {
+	if len(s) > n {
+		return s[len(s)-n:]
+	}
+	return s
+}
