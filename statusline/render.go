@@ -1,0 +1,280 @@
+// Package statusline renders zoneline's status line. It is pure: Render gets a View and
+// Options (colour profile, glyph set, layout, width) decided by the caller and returns the
+// text; it reads no file and no environment.
+//
+// The line is made of segments (zone, tokens, bar, …), each a small type behind the segment
+// interface and listed in one registry map. Segments return text as spans with a style name;
+// only the renderer turns styles into SGR escape codes, and with the Ascii profile it prints
+// none. Widths are measured before styling. When Options.Width is set, a line that is too wide
+// drops its lowest-priority segments first, then is cut with an ellipsis.
+package statusline
+
+import (
+	"strings"
+)
+
+// item is one rendered segment of a line: its spans in ctx order, width, priority, group.
+type item struct {
+	start, end int // spans[start:end]
+	w          int
+	exact      bool // w is exact, else an upper bound
+	priority   int
+	group      group
+	dropped    bool
+}
+
+// lineLayout is one line being laid out; its arrays keep a render from allocating for them.
+type lineLayout struct {
+	spanBuf [48]span
+	itemBuf [24]item
+	spans   []span
+	items   []item
+}
+
+// Render returns the status line for v: the lines of o.Lines (DefaultLines when nil) joined by
+// "\n", with no trailing newline. Unknown segment names are skipped, and so is a line with
+// nothing to show. With o.Width > 0 each line is fitted to o.Width cells.
+func Render(v View, o Options) string {
+	c := ctx{v: &v, g: glyphSet(o.Glyphs), bar: o.BarWidth, east: o.EastAsian}
+	if c.bar <= 0 {
+		c.bar = DefaultBarWidth
+	}
+	c.bar = min(c.bar, MaxBarWidth)
+	sep := o.Separator
+	if sep == "" {
+		sep = c.g.sep
+	} else {
+		sep = clean(sep)
+	}
+	lines := o.Lines
+	if lines == nil {
+		lines = DefaultLines
+	}
+	r := renderer{c: &c, sep: sep, sgr: sgrTable(o.Profile), width: o.Width}
+	r.b.Grow(256)
+	var l lineLayout
+	for _, names := range lines {
+		l.spans, l.items = l.spanBuf[:0], l.itemBuf[:0]
+		r.collect(&l, names)
+		if len(l.items) == 0 {
+			continue
+		}
+		limit := -1
+		if r.width > 0 {
+			limit = r.fit(&l)
+		}
+		if r.lines > 0 {
+			r.b.WriteByte('\n')
+		}
+		r.lines++
+		r.emit(&l, limit)
+	}
+	return r.b.String()
+}
+
+// renderer holds what is fixed for one Render call.
+type renderer struct {
+	c     *ctx
+	sep   string
+	sgr   *[numStyles]string // nil: no colour
+	width int
+	b     strings.Builder
+	lines int
+}
+
+// collect renders the enabled segments named in names into l, measuring each span quickly
+// (exactly for ASCII and the fixed glyphs, as an upper bound for other text).
+func (r *renderer) collect(l *lineLayout, names []string) {
+	for _, name := range names {
+		reg, ok := registry[name]
+		if !ok || !reg.seg.enabled(r.c) {
+			continue
+		}
+		start := len(l.spans)
+		l.spans = reg.seg.render(r.c, l.spans)
+		it := item{start: start, end: len(l.spans), exact: true, priority: reg.priority, group: reg.group}
+		empty := true
+		for i := start; i < it.end; i++ {
+			sp := &l.spans[i]
+			sp.w, sp.exact = fastWidth(sp.text, r.c.east)
+			it.w += sp.w
+			it.exact = it.exact && sp.exact
+			empty = empty && sp.text == ""
+		}
+		if empty {
+			l.spans = l.spans[:start]
+			continue
+		}
+		l.items = append(l.items, it)
+	}
+}
+
+// join returns the text between two adjacent kept items: one space inside a group, else the
+// separator.
+func (r *renderer) join(a, b *item) string {
+	if a.group != groupNone && a.group == b.group {
+		return " "
+	}
+	return r.sep
+}
+
+// lineWidth returns the width of l's kept items and their joins, and whether it is exact.
+func (r *renderer) lineWidth(l *lineLayout, sepW int, sepExact bool) (w int, exact bool) {
+	exact = true
+	var prev *item
+	for i := range l.items {
+		it := &l.items[i]
+		if it.dropped {
+			continue
+		}
+		if prev != nil {
+			if j := r.join(prev, it); j == " " {
+				w++
+			} else {
+				w += sepW
+				exact = exact && sepExact
+			}
+		}
+		w += it.w
+		exact = exact && it.exact
+		prev = it
+	}
+	return w, exact
+}
+
+// fit makes line l fit r.width: when its width (by a cheap upper bound, then exactly) is over,
+// it drops unpinned items lowest priority first (the later one on a tie), and if the rest is
+// still too wide it returns the width to cut the line to at emit; else -1. go-runewidth is only
+// asked here, for text that is not ASCII or a fixed glyph, and only when the bound is over.
+func (r *renderer) fit(l *lineLayout) int {
+	sepW, sepExact := fastWidth(r.sep, r.c.east)
+	total, exact := r.lineWidth(l, sepW, sepExact)
+	if total <= r.width {
+		return -1
+	}
+	if !exact {
+		if !sepExact {
+			sepW, sepExact = textWidth(r.sep, r.c.east), true
+		}
+		for i := range l.items {
+			it := &l.items[i]
+			if it.exact {
+				continue
+			}
+			it.w, it.exact = 0, true
+			for j := it.start; j < it.end; j++ {
+				sp := &l.spans[j]
+				if !sp.exact {
+					sp.w, sp.exact = textWidth(sp.text, r.c.east), true
+				}
+				it.w += sp.w
+			}
+		}
+		if total, _ = r.lineWidth(l, sepW, true); total <= r.width {
+			return -1
+		}
+	}
+	for total > r.width {
+		drop := -1
+		for i := range l.items {
+			it := &l.items[i]
+			if !it.dropped && it.priority < PriorityPinned && (drop < 0 || it.priority <= l.items[drop].priority) {
+				drop = i
+			}
+		}
+		if drop < 0 {
+			return r.width
+		}
+		l.items[drop].dropped = true
+		total, _ = r.lineWidth(l, sepW, true)
+	}
+	return -1
+}
+
+// emit writes line l, styled, cut to limit cells with the ellipsis when limit >= 0 (widths are
+// exact then). A styled run ends with a reset, and a line that holds any escape code ends with
+// one.
+func (r *renderer) emit(l *lineLayout, limit int) {
+	e := emitter{b: &r.b, sgr: r.sgr, start: r.b.Len()}
+	ellipsis := r.c.g.ellipsis
+	budget := limit
+	if limit >= 0 {
+		if ellW := Width(ellipsis, r.c.east); ellW <= limit {
+			budget = limit - ellW
+		} else {
+			ellipsis = ""
+		}
+	}
+	used := 0
+	var prev *item
+	cut := false
+items:
+	for i := range l.items {
+		it := &l.items[i]
+		if it.dropped {
+			continue
+		}
+		if prev != nil {
+			j := r.join(prev, it)
+			jw := 1
+			if j != " " {
+				jw = Width(j, r.c.east)
+			}
+			if limit >= 0 && used+jw > budget {
+				e.write(ellipsis, stylePlain)
+				cut = true
+				break
+			}
+			e.write(j, stylePlain)
+			used += jw
+		}
+		for k := it.start; k < it.end; k++ {
+			sp := &l.spans[k]
+			if limit >= 0 && used+sp.w > budget {
+				e.write(strings.TrimRight(truncateText(sp.text, budget-used, r.c.east), " "), sp.style)
+				e.write(ellipsis, sp.style)
+				cut = true
+				break items
+			}
+			e.write(sp.text, sp.style)
+			used += sp.w
+		}
+		prev = it
+	}
+	_ = cut
+	e.close()
+}
+
+// emitter writes spans, opening and closing SGR runs only where the style changes.
+type emitter struct {
+	b       *strings.Builder
+	sgr     *[numStyles]string
+	cur     style
+	colored bool
+	start   int // where this line starts in b
+}
+
+func (e *emitter) write(text string, st style) {
+	if text == "" {
+		return
+	}
+	if e.sgr != nil && st != e.cur {
+		if e.cur != stylePlain {
+			e.b.WriteString(sgrReset)
+		}
+		if st != stylePlain {
+			e.b.WriteString(e.sgr[st])
+			e.colored = true
+		}
+		e.cur = st
+	}
+	e.b.WriteString(text)
+}
+
+// close ends the line with a reset when it holds any escape code.
+func (e *emitter) close() {
+	if e.colored && !strings.HasSuffix(e.b.String()[e.start:], sgrReset) {
+		e.b.WriteString(sgrReset)
+	}
+	e.cur = stylePlain
+}

@@ -1,0 +1,223 @@
+package statusline
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/mattn/go-runewidth"
+)
+
+// The two go-runewidth conditions, East-Asian ambiguous width set explicitly (never from the
+// locale, which go-runewidth reads at init). They are only consulted for text outside ASCII and
+// the fixed glyphs, and only when a line may be too wide.
+var (
+	narrowCond = &runewidth.Condition{EastAsianWidth: false, StrictEmojiNeutral: true}
+	wideCond   = &runewidth.Condition{EastAsianWidth: true, StrictEmojiNeutral: true}
+)
+
+func cond(eastAsian bool) *runewidth.Condition {
+	if eastAsian {
+		return wideCond
+	}
+	return narrowCond
+}
+
+// Width returns the display width of s in terminal cells, ignoring escape sequences (CSI such
+// as SGR, OSC, and two-byte escapes). An escape sequence ends a grapheme cluster: the text
+// between escapes is measured piece by piece. eastAsian counts East-Asian ambiguous runes
+// (●, …, ·) as two cells.
+func Width(s string, eastAsian bool) int {
+	w := 0
+	for s != "" {
+		i := strings.IndexByte(s, 0x1b)
+		if i < 0 {
+			return w + textWidth(s, eastAsian)
+		}
+		w += textWidth(s[:i], eastAsian)
+		s = s[i+escLen(s[i:]):]
+	}
+	return w
+}
+
+// textWidth returns the display width of s, which holds no escape sequence.
+func textWidth(s string, eastAsian bool) int {
+	if w, exact := fastWidth(s, eastAsian); exact {
+		return w
+	}
+	return cond(eastAsian).StringWidth(s)
+}
+
+// fastWidth measures s without go-runewidth: ASCII and the fixed glyphs exactly, any other rune
+// as two cells. exact reports whether the result is the width; when it is not, the result is
+// still an upper bound (no grapheme cluster is wider than two cells per rune).
+func fastWidth(s string, eastAsian bool) (w int, exact bool) {
+	exact = true
+	for i := 0; i < len(s); {
+		b := s[i]
+		if b < utf8.RuneSelf {
+			if b >= 0x20 && b != 0x7f {
+				w++
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		if gw, ok := glyphWidth(r, eastAsian); ok {
+			w += gw
+			continue
+		}
+		w += 2
+		exact = false
+	}
+	return w, exact
+}
+
+// escLen returns the length of the escape sequence at the start of s (s[0] == ESC): a CSI
+// (ESC [ … final byte 0x40–0x7E), an OSC (ESC ] … BEL or ESC \), or ESC and one byte. An
+// unterminated sequence runs to the end of s.
+func escLen(s string) int {
+	if len(s) < 2 {
+		return len(s)
+	}
+	switch s[1] {
+	case '[':
+		for i := 2; i < len(s); i++ {
+			if c := s[i]; c >= 0x40 && c <= 0x7e {
+				return i + 1
+			}
+		}
+		return len(s)
+	case ']':
+		for i := 2; i < len(s); i++ {
+			switch {
+			case s[i] == 0x07:
+				return i + 1
+			case s[i] == 0x1b && i+1 < len(s) && s[i+1] == '\\':
+				return i + 2
+			}
+		}
+		return len(s)
+	}
+	_, size := utf8.DecodeRuneInString(s[1:])
+	return 1 + size
+}
+
+// truncateText returns the longest prefix of s (no escape sequences) that is at most w cells
+// wide, cut between grapheme clusters: never inside a wide glyph, and combining marks stay
+// with their base.
+func truncateText(s string, w int, eastAsian bool) string {
+	if w <= 0 {
+		return ""
+	}
+	if _, exact := fastWidth(s, eastAsian); exact {
+		used := 0
+		for i := 0; i < len(s); {
+			cw, size := 1, 1
+			if b := s[i]; b >= utf8.RuneSelf {
+				var r rune
+				r, size = utf8.DecodeRuneInString(s[i:])
+				cw, _ = glyphWidth(r, eastAsian)
+			} else if b < 0x20 || b == 0x7f {
+				cw = 0
+			}
+			if used+cw > w {
+				return s[:i]
+			}
+			used += cw
+			i += size
+		}
+		return s
+	}
+	return cond(eastAsian).Truncate(s, w, "")
+}
+
+// Fit returns s cut to at most width display cells (as Width measures them, East-Asian
+// ambiguous runes wide when eastAsian), ending in ellipsis when something was cut. Escape
+// sequences are copied whole, never cut; when s held any and something was cut, the result
+// ends with an SGR reset. Text is cut between grapheme clusters. When ellipsis itself does not
+// fit, the text is cut without it. width <= 0 gives "".
+func Fit(s string, width int, ellipsis string, eastAsian bool) string {
+	if width <= 0 {
+		return ""
+	}
+	if Width(s, eastAsian) <= width {
+		return s
+	}
+	ellW := Width(ellipsis, eastAsian)
+	if ellW > width {
+		ellipsis, ellW = "", 0
+	}
+	budget := width - ellW
+	var b strings.Builder
+	b.Grow(len(s) + len(ellipsis) + len(sgrReset))
+	used, escaped := 0, false
+	for s != "" {
+		i := strings.IndexByte(s, 0x1b)
+		text := s
+		if i >= 0 {
+			text = s[:i]
+		}
+		if tw := textWidth(text, eastAsian); used+tw <= budget {
+			b.WriteString(text)
+			used += tw
+		} else {
+			b.WriteString(strings.TrimRight(truncateText(text, budget-used, eastAsian), " "))
+			break
+		}
+		if i < 0 {
+			break
+		}
+		n := escLen(s[i:])
+		b.WriteString(s[i : i+n])
+		escaped = true
+		s = s[i+n:]
+	}
+	b.WriteString(ellipsis)
+	if escaped {
+		b.WriteString(sgrReset)
+	}
+	return b.String()
+}
+
+// clean makes dynamic text (model, dir, branch, problems) safe to print: invalid UTF-8 becomes
+// U+FFFD, tabs and line breaks become spaces, and other control characters (ESC among them)
+// and bidi overrides are dropped, so only the renderer emits escape codes and a line stays one
+// line. It does not allocate when s is already clean.
+func clean(s string) string {
+	dirty := false
+	for i := 0; i < len(s); {
+		b := s[i]
+		if b < utf8.RuneSelf {
+			if b < 0x20 || b == 0x7f {
+				dirty = true
+				break
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if (r == utf8.RuneError && size == 1) || dropRune(r) != r {
+			dirty = true
+			break
+		}
+		i += size
+	}
+	if !dirty {
+		return s
+	}
+	return strings.Map(dropRune, strings.ToValidUTF8(s, "\uFFFD"))
+}
+
+// dropRune maps a rune for clean: -1 drops it.
+func dropRune(r rune) rune {
+	switch {
+	case r == '\t' || r == '\n' || r == '\r' || r == 0x2028 || r == 0x2029:
+		return ' '
+	case r < 0x20 || (r >= 0x7f && r <= 0x9f):
+		return -1
+	case (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069):
+		return -1
+	}
+	return r
+}
