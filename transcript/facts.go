@@ -370,7 +370,7 @@ func (r *recent) add(s string) {
 
 // list returns the distinct elements, ordered by their latest add.
 func (r *recent) list() []string {
-	out := make([]string, 0, len(r.last))
+	var out []string
 	for i, s := range r.seq {
 		if r.last[s] == i {
 			out = append(out, s)
