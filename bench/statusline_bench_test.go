@@ -1,0 +1,130 @@
+package bench
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/zoneline/zoneline/internal/procbench"
+)
+
+const fixture = "../testdata/claude-code/edge-cases-sonnet-200k/statusline-edge-06-ctx-180k.json"
+
+// env returns a private environment: config, state and Claude's folder in dir.
+func env(dir string, extra ...string) []string {
+	return append([]string{
+		"ZONELINE_CONFIG=" + filepath.Join(dir, "config.toml"),
+		"ZONELINE_STATE_DIR=" + filepath.Join(dir, "state"),
+		"CLAUDE_CONFIG_DIR=" + filepath.Join(dir, "claude"),
+		"COLUMNS=200", "TERM=xterm-256color", "RUNEWIDTH_EASTASIAN=0",
+	}, extra...)
+}
+
+func runner(bin string, args []string, stdin []byte, env []string) func() (procbench.Result, error) {
+	return func() (procbench.Result, error) { return procbench.Run(bin, args, stdin, env) }
+}
+
+// BenchmarkStatusline renders a recorded payload, with unicode and with ascii glyphs.
+func BenchmarkStatusline(b *testing.B) {
+	zl := procbench.Build(b, "./cmd/zoneline")
+	floor := procbench.Build(b, "./internal/floor")
+	payload, err := os.ReadFile(fixture)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, glyphs := range []string{"unicode", "ascii"} {
+		b.Run(glyphs, func(b *testing.B) {
+			dir := b.TempDir()
+			os.WriteFile(filepath.Join(dir, "config.toml"), []byte(fmt.Sprintf("glyphs = %q\n", glyphs)), 0o600)
+			e := env(dir)
+			// A first render creates the session's state, as in a running session.
+			if r, err := procbench.Run(zl, []string{"statusline"}, payload, e); err != nil || !strings.Contains(string(r.Stdout), "WARN") {
+				b.Fatalf("render: %v %q %q", err, r.Stdout, r.Stderr)
+			}
+			b.ResetTimer()
+			procbench.Compare(b, runner(zl, []string{"statusline"}, payload, e), runner(floor, nil, payload, e))
+		})
+	}
+}
+
+// BenchmarkStatuslineTranscript renders a payload with no usable count (all zeros, as right
+// after /compact), so the tokens come from the transcript's tail, for a 1 MB and a 200 MB
+// transcript: the cost must be flat in transcript size.
+func BenchmarkStatuslineTranscript(b *testing.B) {
+	zl := procbench.Build(b, "./cmd/zoneline")
+	floor := procbench.Build(b, "./internal/floor")
+	for _, size := range []int64{1 << 20, 200 << 20} {
+		b.Run(fmt.Sprintf("%dMB", size>>20), func(b *testing.B) {
+			dir := b.TempDir()
+			tr := filepath.Join(dir, "t.jsonl")
+			if err := writeTranscript(tr, size); err != nil {
+				b.Fatal(err)
+			}
+			payload := []byte(fmt.Sprintf(`{"session_id":"aaa8e696-ca66-4fcf-8fb3-651eb7e68c12","transcript_path":%q,"cwd":%q,"model":{"id":"claude-sonnet-4-5-20250929","display_name":"Sonnet 4.5"},"context_window":{"context_window_size":200000,"current_usage":{"input_tokens":0,"output_tokens":0,"cache_creation_input_tokens":0,"cache_read_input_tokens":0}}}`, tr, dir))
+			e := env(dir)
+			// Catch the incremental compaction count up with the transcript, as a running
+			// session's earlier renders would have.
+			for i := 0; i < 100; i++ {
+				r, err := procbench.Run(zl, []string{"statusline"}, payload, e)
+				if err != nil || !strings.Contains(string(r.Stdout), "142k") {
+					b.Fatalf("render: %v %q", err, r.Stdout)
+				}
+				if caughtUp(filepath.Join(dir, "state"), size) {
+					break
+				}
+			}
+			b.ResetTimer()
+			procbench.Compare(b, runner(zl, []string{"statusline"}, payload, e), runner(floor, nil, payload, e))
+		})
+	}
+}
+
+// caughtUp reports whether the session's saved transcript offset reached the file's end.
+func caughtUp(stateDir string, size int64) bool {
+	data, err := os.ReadFile(filepath.Join(stateDir, "sessions", "aaa8e696-ca66-4fcf-8fb3-651eb7e68c12", "session.json"))
+	if err != nil {
+		return false
+	}
+	var off int64
+	i := strings.Index(string(data), `"transcript_offset": `)
+	if i < 0 {
+		return false
+	}
+	fmt.Sscan(string(data[i+len(`"transcript_offset": `):]), &off)
+	return off >= size-(64<<10)
+}
+
+// writeTranscript writes about size bytes of realistic transcript records: user prompts, tool
+// results and assistant turns with usage, a compaction in the middle, and a last assistant turn
+// whose context is 142,000 tokens.
+func writeTranscript(path string, size int64) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	filler := strings.Repeat("lorem ipsum dolor sit amet ", 40)
+	var n int64
+	for i := 0; n < size; i++ {
+		var line string
+		switch i % 4 {
+		case 0:
+			line = fmt.Sprintf(`{"parentUuid":null,"isSidechain":false,"type":"user","message":{"role":"user","content":"prompt %d %s"},"uuid":"u%d","timestamp":"2026-11-29T21:35:54.218Z","sessionId":"aaa8e696-ca66-4fcf-8fb3-651eb7e68c12"}`, i, filler, i)
+		case 1, 3:
+			line = fmt.Sprintf(`{"parentUuid":"u%d","isSidechain":false,"type":"assistant","message":{"id":"msg_%d","model":"claude-sonnet-4-5-20250929","role":"assistant","content":[{"type":"text","text":"reply %d"}],"usage":{"input_tokens":500,"cache_creation_input_tokens":1500,"cache_read_input_tokens":%d,"output_tokens":120}},"uuid":"a%d","timestamp":"2026-11-29T21:35:55.218Z"}`, i, i, i, 140000, i)
+		case 2:
+			line = fmt.Sprintf(`{"parentUuid":"a%d","isSidechain":false,"type":"user","message":{"role":"user","content":[{"tool_use_id":"toolu_%d","type":"tool_result","content":"%s","is_error":false}]},"uuid":"t%d"}`, i, i, filler, i)
+		}
+		if i == 1000 {
+			line = `{"parentUuid":null,"isSidechain":false,"type":"system","subtype":"compact_boundary","content":"Conversation compacted","compactMetadata":{"trigger":"manual","preTokens":140120,"postTokens":2925},"uuid":"b1","timestamp":"2026-11-29T21:40:00.000Z"}`
+		}
+		m, err := f.WriteString(line + "\n")
+		if err != nil {
+			return err
+		}
+		n += int64(m)
+	}
+	return nil
+}

@@ -1,0 +1,126 @@
+// Package cli is zoneline's command line: a plain table of subcommands on the standard flag
+// package. It is the one place that reads the environment; it resolves what every other package
+// needs and hands it down.
+package cli
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/zoneline/zoneline/paths"
+	"github.com/zoneline/zoneline/state"
+)
+
+// Version is stamped at build time: -ldflags "-X github.com/zoneline/zoneline/cli.Version=v1.2.3".
+var Version = "dev"
+
+// Exit codes.
+const (
+	exitOK    = 0
+	exitFail  = 1 // the command ran and found a problem (config check, verify, doctor)
+	exitUsage = 2 // the command line is wrong
+)
+
+// Env is the process environment, resolved once.
+type Env struct {
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+	Getenv func(string) string
+	Home   string
+	Paths  paths.Paths
+	State  state.Dir
+	Now    func() time.Time
+}
+
+// Command is one subcommand.
+type Command struct {
+	Name  string
+	Short string
+	Run   func(e *Env, args []string) int
+}
+
+// commands is the subcommand table, in the order `zoneline help` lists them.
+var commands = []*Command{
+	{Name: "statusline", Short: "render the status line from Claude Code's JSON on stdin", Run: runStatusline},
+	{Name: "preview", Short: "render sample status lines for each zone with your config", Run: runPreview},
+	{Name: "config", Short: "config init | check | show | path", Run: runConfig},
+	{Name: "hook", Short: "the hook command for every Claude Code hook event (payload on stdin)", Run: runHook},
+	{Name: "version", Short: "print the version", Run: runVersion},
+}
+
+// Main runs zoneline with args (without the program name) and returns the exit code.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	home, _ := os.UserHomeDir()
+	e := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: os.Getenv, Home: home, Now: time.Now}
+	e.Paths = paths.Resolve(e.Getenv, home)
+	e.State = state.Dir{Root: e.Paths.StateDir}
+	return e.Run(args)
+}
+
+// Run dispatches args to a subcommand.
+func (e *Env) Run(args []string) int {
+	if len(args) == 0 {
+		e.usage(e.Stderr)
+		return exitUsage
+	}
+	name := args[0]
+	switch name {
+	case "help", "-h", "-help", "--help":
+		e.usage(e.Stdout)
+		return exitOK
+	case "--version", "-version":
+		name = "version"
+	}
+	for _, c := range commands {
+		if c.Name == name {
+			return c.Run(e, args[1:])
+		}
+	}
+	fmt.Fprintf(e.Stderr, "zoneline: unknown command %q; run 'zoneline help'\n", name)
+	return exitUsage
+}
+
+func (e *Env) usage(w io.Writer) {
+	fmt.Fprintf(w, "zoneline %s: context zones, warnings and compaction survival for Claude Code\n\nusage: zoneline <command> [flags]\n\n", Version)
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-12s %s\n", c.Name, c.Short)
+	}
+	fmt.Fprintf(w, "\nconfig: %s\nstate:  %s\nclaude: %s\n", e.Paths.Config, e.Paths.StateDir, e.Paths.ClaudeDir)
+}
+
+// flags returns a FlagSet for a subcommand that writes its errors and usage to stderr.
+func (e *Env) flags(name, usage string) *flag.FlagSet {
+	fs := flag.NewFlagSet("zoneline "+name, flag.ContinueOnError)
+	fs.SetOutput(e.Stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(e.Stderr, "usage: zoneline %s %s\n", name, usage)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parse parses flags; ok is false when the caller should return code.
+func parse(fs *flag.FlagSet, args []string) (code int, ok bool) {
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return exitOK, false
+		}
+		return exitUsage, false
+	}
+	return 0, true
+}
+
+func runVersion(e *Env, args []string) int {
+	fmt.Fprintf(e.Stdout, "zoneline %s\n", Version)
+	return exitOK
+}
+
+// oneLine flattens s for a log line or a status segment.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}

@@ -1,0 +1,68 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/zoneline/zoneline/config"
+)
+
+// sample is a built-in payload for `zoneline preview`.
+type sample struct {
+	label   string
+	modelID string
+	name    string
+	window  int64
+	tokens  int64
+}
+
+// samples cover each zone on a 200k and a 1M model, and the state before the first reply.
+var samples = []sample{
+	{"200k before the first reply", "claude-sonnet-4-5-20250929", "Sonnet 4.5", 200_000, -1},
+	{"200k smart", "claude-sonnet-4-5-20250929", "Sonnet 4.5", 200_000, 42_000},
+	{"200k warn", "claude-sonnet-4-5-20250929", "Sonnet 4.5", 200_000, 96_500},
+	{"200k dumb", "claude-sonnet-4-5-20250929", "Sonnet 4.5", 200_000, 142_000},
+	{"1M smart", "claude-opus-5-5", "Opus 5.5", 1_000_000, 90_000},
+	{"1M warn", "claude-opus-5-5", "Opus 5.5", 1_000_000, 180_000},
+	{"1M dumb", "claude-opus-5-5", "Opus 5.5", 1_000_000, 310_000},
+}
+
+// json returns the sample as a statusline payload, shaped as Claude Code 2.1.332 sends it.
+func (s sample) json(dir string) []byte {
+	usage := "null"
+	if s.tokens >= 0 {
+		usage = fmt.Sprintf(`{"input_tokens":500,"output_tokens":120,"cache_creation_input_tokens":1500,"cache_read_input_tokens":%d}`, s.tokens-2000)
+	}
+	return []byte(fmt.Sprintf(`{"cwd":%q,"model":{"id":%q,"display_name":%q},"workspace":{"current_dir":%q,"project_dir":%q},"version":"2.1.332","context_window":{"context_window_size":%d,"current_usage":%s}}`,
+		dir, s.modelID, s.name, dir, dir, s.window, usage))
+}
+
+// runPreview renders the samples with the user's config: the first command a newcomer runs.
+func runPreview(e *Env, args []string) int {
+	fs := e.flags("preview", "[-width N]")
+	width := fs.Int("width", 0, "fit lines to N columns (0: no fitting)")
+	if code, ok := parse(fs, args); !ok {
+		return code
+	}
+	cfg, cfgErr := config.Load(e.Paths.Config)
+	if cfgErr != nil {
+		fmt.Fprintf(e.Stderr, "zoneline: %s (rendering on defaults)\n", oneLine(cfgErr.Error()))
+	}
+	pe := *e
+	pe.State.Root = "" // preview keeps no state and writes no log
+	pe.Getenv = func(k string) string {
+		if k == "COLUMNS" {
+			if *width > 0 {
+				return fmt.Sprint(*width + cfg.Statusline.Indent)
+			}
+			return ""
+		}
+		return e.Getenv(k)
+	}
+	for _, s := range samples {
+		r := pe.render(s.json("/home/user/project"), nil, cfg, cfgErr)
+		fmt.Fprintf(e.Stdout, "%-28s %s\n", s.label, strings.ReplaceAll(r.line, "\n", "\n"+strings.Repeat(" ", 29)))
+	}
+	fmt.Fprintf(e.Stdout, "\nconfig: %s\n", e.Paths.Config)
+	return exitOK
+}

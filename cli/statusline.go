@@ -1,0 +1,257 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/zoneline/zoneline/config"
+	"github.com/zoneline/zoneline/gitinfo"
+	"github.com/zoneline/zoneline/payload"
+	"github.com/zoneline/zoneline/state"
+	"github.com/zoneline/zoneline/statusline"
+	"github.com/zoneline/zoneline/transcript"
+	"github.com/zoneline/zoneline/zones"
+)
+
+// Transcript reading bounds on the statusline's hot path.
+const (
+	tailBytes = 4 << 20 // the backwards tail read when the payload has no usable count
+	scanBytes = 4 << 20 // the most read forward per render to count compactions
+)
+
+// runStatusline is Claude Code's statusLine command. Whatever arrives it prints a line and exits
+// 0: a problem becomes a ⚠ segment and a log line, never a blank line.
+func runStatusline(e *Env, args []string) (code int) {
+	start := time.Now()
+	defer func() {
+		if r := recover(); r != nil {
+			e.State.Log("statusline", "panic: %v\n%s", r, debug.Stack())
+			fmt.Fprintln(e.Stdout, "⚠ zoneline: internal error (see "+e.State.LogPath()+")")
+			code = exitOK
+		}
+	}()
+	data, readErr := payload.Read(e.Stdin)
+	cfg, cfgErr := config.Load(e.Paths.Config)
+	r := e.render(data, readErr, cfg, cfgErr)
+	fmt.Fprintln(e.Stdout, r.line)
+	e.afterRender(r, time.Since(start))
+	return exitOK
+}
+
+// rendered is one render's result and what the steps after printing need.
+type rendered struct {
+	line    string
+	p       *payload.Statusline
+	view    statusline.View
+	prep    int64 // prep threshold in tokens
+	session *state.Session
+	changed bool // session state differs from what is on disk
+}
+
+// render decodes, models and renders. It never fails: problems become View.Problems.
+func (e *Env) render(data []byte, readErr error, cfg *config.Config, cfgErr error) rendered {
+	var problems []string
+	if cfgErr != nil {
+		problems = append(problems, configProblem(cfgErr))
+		e.State.Log("statusline", "config: %s", oneLine(cfgErr.Error()))
+	}
+	p, err := payload.DecodeStatusline(data)
+	if err == nil {
+		err = readErr
+	}
+	if err != nil {
+		problems = append(problems, "payload: "+shortErr(err))
+		e.State.Log("statusline", "%s (%d bytes)", oneLine(err.Error()), len(data))
+	}
+	v := statusline.View{Problems: problems}
+	modelID := p.ModelID()
+	if p.Model != nil {
+		v.Model = p.Model.DisplayName
+		if v.Model == "" {
+			v.Model = modelID
+		}
+	}
+	var size int64
+	if p.ContextWindow != nil {
+		size = int64(p.ContextWindow.Size)
+	}
+	v.Window = zones.Window(size, modelID, cfg.Window)
+	thresholds, rule := zones.Resolve(cfg.Rules(), modelID, v.Window)
+	v.Thresholds = thresholds
+	v.Compact = zones.AutoCompact(e.compactInput(cfg, v.Window))
+
+	// Tokens: the payload's current usage, else the transcript's tail.
+	tokens, known := p.Tokens()
+	if !known && p.TranscriptPath != "" {
+		c, err := transcript.Tail(p.TranscriptPath, tailBytes)
+		switch {
+		case err != nil && !errors.Is(err, os.ErrNotExist):
+			v.Problems = append(v.Problems, "transcript: "+shortErr(err))
+			e.State.Log("statusline", "transcript %s: %v", p.TranscriptPath, err)
+		case c.Found:
+			tokens, known = c.Tokens, true
+		}
+	}
+	if known {
+		v.Tokens = tokens
+		v.Zone = zones.Classify(tokens, thresholds)
+	}
+	prep, _ := zones.Prep(cfg.Prep(rule), thresholds, v.Window, v.Compact)
+
+	if dir := p.Dir(); dir != "" {
+		v.Dir = filepath.Base(dir)
+	}
+	if p.Cwd != "" {
+		if g, err := gitinfo.Branch(p.Cwd); err == nil {
+			v.Branch = g.Label()
+		}
+	}
+
+	// Per-session state: compaction count (incremental scan), registry.
+	r := rendered{p: p, prep: prep}
+	if state.ValidSessionID(p.SessionID) {
+		s, _ := e.State.LoadSession(p.SessionID)
+		before := *s
+		e.countCompactions(s, p.TranscriptPath)
+		v.Compactions = s.Compactions
+		s.Tokens, s.Window, s.Zone, s.Model, s.ModelID = v.Tokens, v.Window, v.Zone.String(), v.Model, modelID
+		s.Cwd, s.Project, s.Version = p.Cwd, p.Dir(), p.Version
+		s.Pane, s.TmuxSocket = e.Getenv("TMUX_PANE"), tmuxSocket(e.Getenv("TMUX"))
+		s.AutoCompact = v.Compact.Point
+		r.session, r.changed = s, !s.Same(before)
+	} else if p.SessionID != "" {
+		e.State.Log("statusline", "session id %q is not a UUID: no state kept", truncate(p.SessionID, 80))
+	}
+
+	opts := statusline.Options{
+		Profile:   statusline.ProfileFor(cfg.Color, e.Getenv),
+		Glyphs:    cfg.Glyphs,
+		Lines:     cfg.Statusline.Lines,
+		Separator: cfg.Statusline.Separator,
+		Width:     columns(e.Getenv("COLUMNS"), cfg.Statusline.Indent),
+		EastAsian: cfg.EastAsianWidth,
+		BarWidth:  cfg.Statusline.BarWidth,
+	}
+	r.view = v
+	r.line = statusline.Render(v, opts)
+	return r
+}
+
+// afterRender runs once the line is printed: state writes, warnings.
+func (e *Env) afterRender(r rendered, took time.Duration) {
+	if r.session == nil {
+		return
+	}
+	if r.changed || e.Now().Sub(r.session.Updated) > time.Minute {
+		r.session.Updated = e.Now()
+		r.session.RenderMicros = took.Microseconds()
+		if err := e.State.SaveSession(r.session); err != nil {
+			e.State.Log("statusline", "saving session: %v", err)
+		}
+	}
+}
+
+// countCompactions advances the session's compaction count from its saved transcript offset.
+func (e *Env) countCompactions(s *state.Session, path string) {
+	if path == "" {
+		return
+	}
+	if s.Transcript != path {
+		s.Transcript, s.TranscriptOffset, s.Compactions = path, 0, 0
+	}
+	sc, err := transcript.ScanCompactions(path, s.TranscriptOffset, scanBytes)
+	if err != nil {
+		return
+	}
+	if sc.Reset {
+		s.Compactions = 0
+	}
+	s.Compactions += sc.Compactions
+	s.TranscriptOffset = sc.Offset
+}
+
+// compactInput gathers what decides the auto-compact point: env, Claude Code's settings, config.
+func (e *Env) compactInput(cfg *config.Config, window int64) zones.CompactInput {
+	in := zones.CompactInput{
+		Window:         window,
+		MaxOutput:      cfg.AutoCompact.MaxOutput,
+		EnvWindow:      e.Getenv("CLAUDE_CODE_AUTO_COMPACT_WINDOW"),
+		EnvPct:         e.Getenv("CLAUDE_AUTOCOMPACT_PCT_OVERRIDE"),
+		EnvDisableAuto: e.Getenv("DISABLE_AUTO_COMPACT"),
+		EnvDisableAll:  e.Getenv("DISABLE_COMPACT"),
+		Override:       cfg.AutoCompact.Point,
+	}
+	if cfg.AutoCompact.Enabled != nil && !*cfg.AutoCompact.Enabled {
+		in.OverrideOff = true
+	}
+	in.SettingsOn, in.SettingsWindow = claudeSettings(filepath.Join(e.Paths.ClaudeDir, "settings.json"))
+	return in
+}
+
+// claudeSettings reads autoCompactEnabled and autoCompactWindow from Claude Code's settings.
+func claudeSettings(path string) (enabled *bool, window int64) {
+	data, err := state.ReadFile(path, 1<<20)
+	if err != nil {
+		return nil, 0
+	}
+	var s struct {
+		AutoCompactEnabled *bool           `json:"autoCompactEnabled"`
+		AutoCompactWindow  json.RawMessage `json:"autoCompactWindow"`
+	}
+	if json.Unmarshal(data, &s) != nil {
+		return nil, 0
+	}
+	if n, err := strconv.ParseInt(string(s.AutoCompactWindow), 10, 64); err == nil {
+		window = n
+	}
+	return s.AutoCompactEnabled, window
+}
+
+// columns returns the width available to the line: COLUMNS minus Claude Code's indent.
+func columns(v string, indent int) int {
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil || n <= 0 {
+		return 0
+	}
+	return max(n-indent, 1)
+}
+
+// tmuxSocket returns the socket path from $TMUX ("socket,pid,session").
+func tmuxSocket(v string) string {
+	sock, _, _ := strings.Cut(v, ",")
+	return sock
+}
+
+func configProblem(err error) string {
+	var es config.Errors
+	if errors.As(err, &es) && len(es) > 0 {
+		s := es[0].Short()
+		if len(es) > 1 {
+			s += fmt.Sprintf(" (+%d more)", len(es)-1)
+		}
+		return s
+	}
+	return shortErr(err)
+}
+
+func shortErr(err error) string {
+	return truncate(strings.TrimPrefix(oneLine(err.Error()), "zoneline: "), 60)
+}
+
+func truncate(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+var _ = io.Discard

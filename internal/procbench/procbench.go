@@ -1,0 +1,136 @@
+// Package procbench measures whole processes: it builds the repo's binaries as install.sh does
+// (static, stripped) and runs them with a given stdin, reporting wall time and peak RSS. The
+// whole-process benchmarks in bench/ compare zoneline against the floor program with it.
+package procbench
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+var (
+	buildOnce sync.Map // package path -> *built
+)
+
+type built struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+// Root returns the module root, found by walking up from the working directory to go.mod.
+func Root() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", fmt.Errorf("procbench: no go.mod above the working directory")
+		}
+		dir = parent
+	}
+}
+
+// Build builds the package (e.g. "./cmd/zoneline") once per test process, statically and
+// stripped as install.sh does, and returns the binary's path.
+func Build(tb testing.TB, pkg string) string {
+	tb.Helper()
+	v, _ := buildOnce.LoadOrStore(pkg, &built{})
+	b := v.(*built)
+	b.once.Do(func() {
+		root, err := Root()
+		if err != nil {
+			b.err = err
+			return
+		}
+		dir, err := os.MkdirTemp("", "zoneline-bin-")
+		if err != nil {
+			b.err = err
+			return
+		}
+		b.path = filepath.Join(dir, filepath.Base(pkg))
+		cmd := exec.Command("go", "build", "-trimpath", "-ldflags", "-s -w", "-o", b.path, pkg)
+		cmd.Dir = root
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			b.err = fmt.Errorf("go build %s: %v\n%s", pkg, err, out)
+		}
+	})
+	if b.err != nil {
+		tb.Fatal(b.err)
+	}
+	return b.path
+}
+
+// Result is one run of a process.
+type Result struct {
+	Wall   time.Duration
+	MaxRSS int64 // kilobytes
+	Stdout []byte
+	Stderr []byte
+	Code   int
+}
+
+// Run runs bin with args, stdin and env (added to a minimal environment) and waits for it.
+func Run(bin string, args []string, stdin []byte, env []string) (Result, error) {
+	cmd := exec.Command(bin, args...)
+	cmd.Stdin = bytes.NewReader(stdin)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")}, env...)
+	start := time.Now()
+	err := cmd.Run()
+	r := Result{Wall: time.Since(start), Stdout: out.Bytes(), Stderr: errb.Bytes()}
+	if cmd.ProcessState != nil {
+		r.Code = cmd.ProcessState.ExitCode()
+		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+			r.MaxRSS = int64(ru.Maxrss)
+		}
+	}
+	if _, ok := err.(*exec.ExitError); ok {
+		err = nil
+	}
+	return r, err
+}
+
+// Compare runs a and b alternately b.N times each and reports each one's mean wall time, the
+// ratio a/b ("x-floor" when b is the floor) and a's peak RSS. Alternating keeps drift in the
+// machine's load from favouring either side.
+func Compare(b *testing.B, a, floor func() (Result, error)) {
+	b.Helper()
+	var ta, tf time.Duration
+	var rss int64
+	for i := 0; i < b.N; i++ {
+		rf, err := floor()
+		if err != nil {
+			b.Fatal(err)
+		}
+		ra, err := a()
+		if err != nil {
+			b.Fatal(err)
+		}
+		if ra.Code != 0 {
+			b.Fatalf("exit %d: %s", ra.Code, strings.TrimSpace(string(ra.Stderr)))
+		}
+		ta += ra.Wall
+		tf += rf.Wall
+		rss = max(rss, ra.MaxRSS)
+	}
+	b.ReportMetric(float64(ta.Microseconds())/float64(b.N), "us/run")
+	b.ReportMetric(float64(tf.Microseconds())/float64(b.N), "floor-us/run")
+	b.ReportMetric(float64(ta)/float64(tf), "x-floor")
+	b.ReportMetric(float64(rss)/1024, "peak-RSS-MB")
+}

@@ -1,0 +1,71 @@
+package state
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Session is a session's registry entry, written by the statusline (one small atomic write when
+// something changed) and read by `zoneline sessions`, doctor and the hooks.
+type Session struct {
+	ID               string    `json:"session_id"`
+	Updated          time.Time `json:"updated"`
+	Tokens           int64     `json:"tokens"`
+	Window           int64     `json:"window"`
+	AutoCompact      int64     `json:"auto_compact"` // tokens; 0 when off
+	Zone             string    `json:"zone"`
+	Model            string    `json:"model"`
+	ModelID          string    `json:"model_id"`
+	Cwd              string    `json:"cwd"`
+	Project          string    `json:"project"`
+	Version          string    `json:"claude_version"`
+	Compactions      int       `json:"compactions"`
+	Transcript       string    `json:"transcript"`
+	TranscriptOffset int64     `json:"transcript_offset"`
+	Pane             string    `json:"tmux_pane,omitempty"`
+	TmuxSocket       string    `json:"tmux_socket,omitempty"`
+	RenderMicros     int64     `json:"render_us"`
+}
+
+// Same reports whether s and o hold the same facts, ignoring the update time and render time.
+func (s *Session) Same(o Session) bool {
+	a, b := *s, o
+	a.Updated, b.Updated = time.Time{}, time.Time{}
+	a.RenderMicros, b.RenderMicros = 0, 0
+	return a == b
+}
+
+// SessionFileName is the registry file in a session's folder.
+const SessionFileName = "session.json"
+
+// LoadSession reads a session's registry entry. A missing or corrupt file yields a fresh entry
+// (and the error), so the caller can go on.
+func (d Dir) LoadSession(id string) (*Session, error) {
+	s := &Session{ID: id}
+	path, err := d.SessionFile(id, SessionFileName)
+	if err != nil {
+		return s, err
+	}
+	data, err := ReadFile(path, 64<<10)
+	if err != nil {
+		return s, err
+	}
+	if err := json.Unmarshal(data, s); err != nil {
+		return &Session{ID: id}, err
+	}
+	s.ID = id
+	return s, nil
+}
+
+// SaveSession writes a session's registry entry atomically.
+func (d Dir) SaveSession(s *Session) error {
+	path, err := d.SessionFile(s.ID, SessionFileName)
+	if err != nil {
+		return err
+	}
+	data, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return err
+	}
+	return WriteFile(path, append(data, '\n'))
+}
