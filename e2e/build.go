@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -24,7 +25,7 @@ const buildTimeout = 5 * time.Minute
 
 // Binaries are the zoneline binaries built for this test process.
 type Binaries struct {
-	Dir      string // the temp dir holding them
+	Dir      string // the temp dir holding the built binaries; "" with ZONELINE_E2E_BIN_DIR
 	Zoneline string // <Dir>/zoneline
 	Notify   string // <Dir>/zoneline-notify, "" when cmd/zoneline-notify does not exist or did not build
 	// NotifyErr is why Notify is empty although cmd/zoneline-notify exists.
@@ -33,21 +34,23 @@ type Binaries struct {
 
 var builds struct {
 	sync.Once
-	bins Binaries
-	err  error
+	bins   Binaries
+	err    error
+	warned atomic.Bool // NotifyErr logged
 }
 
 // Build builds ./cmd/zoneline (and ./cmd/zoneline-notify when that directory
 // exists) from the module root, once per test process, and returns the
-// paths. It fails t if zoneline does not build. Call CleanupBuilds from
-// TestMain to remove the binaries.
+// paths. It fails t if zoneline does not build. ZONELINE_E2E_BIN_DIR=dir
+// uses the binaries in dir instead (e.g. a release build). Call
+// CleanupBuilds from TestMain to remove the binaries built.
 func Build(t testing.TB) Binaries {
 	t.Helper()
 	builds.Do(func() { builds.bins, builds.err = build() })
 	if builds.err != nil {
 		t.Fatalf("e2e: building the binaries under test: %v", builds.err)
 	}
-	if builds.bins.NotifyErr != nil {
+	if builds.bins.NotifyErr != nil && builds.warned.CompareAndSwap(false, true) {
 		t.Logf("e2e: cmd/zoneline-notify did not build (tests needing it will fail): %v", builds.bins.NotifyErr)
 	}
 	return builds.bins
@@ -70,6 +73,9 @@ func CleanupBuilds() {
 }
 
 func build() (Binaries, error) {
+	if dir := os.Getenv("ZONELINE_E2E_BIN_DIR"); dir != "" {
+		return prebuilt(dir)
+	}
 	root, err := ModuleRoot()
 	if err != nil {
 		return Binaries{}, err
@@ -97,6 +103,25 @@ func build() (Binaries, error) {
 		} else {
 			b.Notify = p
 		}
+	}
+	return b, nil
+}
+
+// prebuilt uses binaries already built into dir (ZONELINE_E2E_BIN_DIR), e.g.
+// a release build, instead of building them.
+func prebuilt(dir string) (Binaries, error) {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return Binaries{}, err
+	}
+	b := Binaries{Zoneline: filepath.Join(dir, "zoneline")}
+	if fi, err := os.Stat(b.Zoneline); err != nil || fi.IsDir() || fi.Mode()&0o111 == 0 {
+		return b, fmt.Errorf("ZONELINE_E2E_BIN_DIR=%s holds no executable zoneline", dir)
+	}
+	if p := filepath.Join(dir, "zoneline-notify"); exists(p) {
+		b.Notify = p
+	} else {
+		b.NotifyErr = fmt.Errorf("ZONELINE_E2E_BIN_DIR=%s holds no zoneline-notify", dir)
 	}
 	return b, nil
 }
