@@ -1,0 +1,7 @@
+//go:build !unix
+
+package checkpoint
+
+import "os/exec"
+
+func killGroup(cmd *exec.Cmd) {}
