@@ -18,6 +18,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"time"
+	"unicode/utf8"
 )
 
 // Record is the part of one transcript line that zoneline uses.
@@ -208,7 +209,7 @@ func topLevelType(line []byte) (string, bool) {
 	}
 	var (
 		typ       []byte
-		escaped   bool // typ still holds JSON escapes
+		escaped   bool // typ holds JSON escapes or invalid UTF-8: let encoding/json decode it
 		found     bool
 		depth     int
 		expectKey bool
@@ -240,7 +241,7 @@ func topLevelType(line []byte) (string, bool) {
 					return "", false
 				}
 				typ, found = b[j+1:vend], true
-				escaped = bytes.IndexByte(typ, '\\') >= 0
+				escaped = bytes.IndexByte(typ, '\\') >= 0 || !utf8.Valid(typ)
 				i = vend
 				continue
 			}
