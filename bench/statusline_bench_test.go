@@ -40,7 +40,7 @@ func BenchmarkStatusline(b *testing.B) {
 			os.WriteFile(filepath.Join(dir, "config.toml"), []byte(fmt.Sprintf("glyphs = %q\n", glyphs)), 0o600)
 			e := env(dir)
 			// A first render creates the session's state, as in a running session.
-			if r, err := procbench.Run(zl, []string{"statusline"}, payload, e); err != nil || !strings.Contains(string(r.Stdout), "WARN") {
+			if r, err := procbench.Run(zl, []string{"statusline"}, payload, e); err != nil || !strings.Contains(string(r.Stdout), "DUMB") {
 				b.Fatalf("render: %v %q %q", err, r.Stdout, r.Stderr)
 			}
 			b.ResetTimer()
