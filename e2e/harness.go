@@ -25,7 +25,7 @@ import (
 // Timing. A turn against the mock takes about 3 s, mostly the idle wait.
 const (
 	DefaultTimeout        = 60 * time.Second  // per wait (request, idle, screen)
-	DefaultStartupTimeout = 30 * time.Second  // until the prompt box shows
+	DefaultStartupTimeout = 45 * time.Second  // until the prompt box shows (15 s seen on a loaded 2-CPU box)
 	CompactTimeout        = 120 * time.Second // a /compact round trip
 	idleStable            = 1500 * time.Millisecond
 	pollInterval          = 200 * time.Millisecond
@@ -67,7 +67,7 @@ type Options struct {
 	ClaudeJSON map[string]any
 	// Cols and Rows size the pane; default 200x50.
 	Cols, Rows int
-	// StartupTimeout bounds the wait for the prompt box (default 30 s).
+	// StartupTimeout bounds the wait for the prompt box (default 45 s).
 	StartupTimeout time.Duration
 	// Timeout bounds each wait of Prompt, WaitIdle, … (default 60 s).
 	Timeout time.Duration

@@ -80,11 +80,15 @@ func zonelineLogTail(s *Session) string {
 	return "---- zoneline.log tail ----\n" + strings.Join(lines, "\n") + "\n"
 }
 
-// statusArea waits up to statusWait for the status line area to satisfy ok
-// and returns it (ANSI lines) and its plain text joined by " | ".
-func statusArea(s *Session, ok func(plain string) bool) ([]string, string) {
+// statusArea waits up to statusWait for the status line area to satisfy ok,
+// captures the screen as status-<step> and returns the area (ANSI lines) and
+// its plain text joined by " | ". It polls because Claude Code may redraw the
+// status line after the screen already looked idle (seen under load: the
+// screen captured by Prompt still showed the previous turn's line).
+func statusArea(s *Session, step string, ok func(plain string) bool) ([]string, string) {
 	var area []string
 	var plain string
+	defer s.Capture("status-" + step)
 	s.Poll(statusWait, true, func(sc string) bool {
 		area = StatusArea(sc)
 		var ps []string
@@ -100,7 +104,7 @@ func statusArea(s *Session, ok func(plain string) bool) ([]string, string) {
 // expectNonBlank checks that the status line area shows something.
 func expectNonBlank(t *testing.T, s *Session, step string) {
 	t.Helper()
-	area, plain := statusArea(s, func(string) bool { return true })
+	area, plain := statusArea(s, step, func(string) bool { return true })
 	t.Logf("%s: status line %q", step, plain)
 	if area == nil {
 		t.Errorf("%s: no prompt box found on the screen", step)
@@ -112,7 +116,7 @@ func expectNonBlank(t *testing.T, s *Session, step string) {
 // expectZone checks zone word, token figure, window and zone colour.
 func expectZone(t *testing.T, s *Session, step string, w zoneWant) {
 	t.Helper()
-	area, plain := statusArea(s, w.matches)
+	area, plain := statusArea(s, step, w.matches)
 	t.Logf("%s: status line %q", step, plain)
 	if area == nil {
 		t.Errorf("%s: no prompt box found on the screen", step)
@@ -172,7 +176,7 @@ func checkZoneColour(t *testing.T, step string, area []string, w zoneWant) {
 func expectAfterCompact(t *testing.T, s *Session, step, stale string) {
 	t.Helper()
 	staleRE := figureRE(stale)
-	area, plain := statusArea(s, func(p string) bool {
+	area, plain := statusArea(s, step, func(p string) bool {
 		z := zoneWordRE.FindString(p)
 		return (z == "" || z == "SMART") && !staleRE.MatchString(p)
 	})
