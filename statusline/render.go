@@ -198,16 +198,17 @@ func (r *renderer) emit(l *lineLayout, limit int) {
 	e := emitter{b: &r.b, sgr: r.sgr, start: r.b.Len()}
 	ellipsis := r.c.g.ellipsis
 	budget := limit
-	if limit >= 0 {
-		if ellW := Width(ellipsis, r.c.east); ellW <= limit {
-			budget = limit - ellW
-		} else {
-			ellipsis = ""
+	if limit > 0 {
+		ellW := Width(ellipsis, r.c.east)
+		if ellW > limit {
+			// A pane narrower than the ellipsis (1 cell, East-Asian "…" is 2): a one-cell
+			// ASCII mark keeps the line from going blank.
+			ellipsis, ellW = ".", 1
 		}
+		budget = limit - ellW
 	}
 	used := 0
 	var prev *item
-	cut := false
 items:
 	for i := range l.items {
 		it := &l.items[i]
@@ -222,7 +223,6 @@ items:
 			}
 			if limit >= 0 && used+jw > budget {
 				e.write(ellipsis, stylePlain)
-				cut = true
 				break
 			}
 			e.write(j, stylePlain)
@@ -233,7 +233,6 @@ items:
 			if limit >= 0 && used+sp.w > budget {
 				e.write(strings.TrimRight(truncateText(sp.text, budget-used, r.c.east), " "), sp.style)
 				e.write(ellipsis, sp.style)
-				cut = true
 				break items
 			}
 			e.write(sp.text, sp.style)
@@ -241,7 +240,6 @@ items:
 		}
 		prev = it
 	}
-	_ = cut
 	e.close()
 }
 

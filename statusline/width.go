@@ -2,6 +2,7 @@ package statusline
 
 import (
 	"strings"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/mattn/go-runewidth"
@@ -15,7 +16,13 @@ var (
 	wideCond   = &runewidth.Condition{EastAsianWidth: true, StrictEmojiNeutral: true}
 )
 
+// runewidthCalls counts the calls into go-runewidth, so a test can check the common render
+// never makes one (and so never builds its 2.2 MB table).
+var runewidthCalls atomic.Int64
+
+// cond returns the go-runewidth condition for eastAsian, counting the call.
 func cond(eastAsian bool) *runewidth.Condition {
+	runewidthCalls.Add(1)
 	if eastAsian {
 		return wideCond
 	}

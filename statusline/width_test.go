@@ -1,0 +1,280 @@
+package statusline
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/muesli/termenv"
+	"github.com/zoneline/zoneline/zones"
+)
+
+// The tests run with RUNEWIDTH_EASTASIAN=0 in the environment; nothing here depends on it,
+// since both conditions are explicit.
+
+func TestGlyphWidthsMatchRunewidth(t *testing.T) {
+	for _, g := range []*glyphs{unicodeGlyphs, asciiGlyphs, nerdGlyphs} {
+		all := strings.Join([]string{g.zone, g.unknown, g.noZone, g.full, g.empty, g.branch, g.compactions,
+			g.problem, g.problemSep, g.hint, g.approx, g.sep, g.ellipsis}, "")
+		for _, r := range all {
+			if r < utf8.RuneSelf {
+				continue
+			}
+			for _, ea := range []bool{false, true} {
+				w, ok := glyphWidth(r, ea)
+				if !ok {
+					t.Errorf("glyph %q (%U) is not in glyphWidth: the render would call go-runewidth", r, r)
+					continue
+				}
+				if want := cond(ea).StringWidth(string(r)); w != want {
+					t.Errorf("glyphWidth(%U, %v) = %d, go-runewidth says %d", r, ea, w, want)
+				}
+			}
+		}
+	}
+}
+
+func TestFastWidthMatchesRunewidth(t *testing.T) {
+	// Random strings of ASCII and the fixed glyphs: the fast path must agree with go-runewidth.
+	alphabet := []rune("ab ~/%;:·●○▰▱⎇↻⚠⚑…\ue0a0\uf021\uf071\uf024\r\n\t")
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 2000 {
+		var b strings.Builder
+		for range rng.IntN(12) {
+			b.WriteRune(alphabet[rng.IntN(len(alphabet))])
+		}
+		s := b.String()
+		for _, ea := range []bool{false, true} {
+			w, exact := fastWidth(s, ea)
+			if !exact {
+				t.Fatalf("fastWidth(%q) not exact", s)
+			}
+			if want := cond(ea).StringWidth(s); w != want {
+				t.Fatalf("fastWidth(%q, %v) = %d, go-runewidth %d", s, ea, w, want)
+			}
+		}
+	}
+}
+
+func TestWidth(t *testing.T) {
+	tests := []struct {
+		s        string
+		narrow   int
+		eastAsia int
+	}{
+		{"", 0, 0},
+		{"abc", 3, 3},
+		{"\x1b[1;31mabc\x1b[0m", 3, 3},
+		{"\x1b[38;2;1;2;3m●\x1b[0m DUMB", 6, 7},
+		{"●○…·", 4, 8},
+		{"▰▱⎇↻⚠⚑", 6, 6},
+		{"日本", 4, 4},
+		{"e\u0301", 1, 1},
+		{"a\x1b[31m", 1, 1},
+		{"\x1b]8;;http://x\x07link\x1b]8;;\x1b\\", 4, 4},
+		{"\x1b[31", 0, 0},      // unterminated CSI: the rest is the sequence
+		{"a\x1bb", 1, 1},       // a two-byte escape
+		{"tab\there", 7, 7},    // controls have no width
+		{"\U0001F600", 2, 2},   // emoji
+		{"⚠\ufe0f", 1, 1},      // as go-runewidth measures it (most terminals draw 2)
+		{"\xff", 1, 2},         // invalid byte: U+FFFD, ambiguous
+		{"\ue0a0 main", 6, 7},  // nerd branch, private use: ambiguous
+		{"Ópus 日本語 ß", 13, 13}, // mixed
+	}
+	for _, tt := range tests {
+		if got := Width(tt.s, false); got != tt.narrow {
+			t.Errorf("Width(%q, false) = %d, want %d", tt.s, got, tt.narrow)
+		}
+		if got := Width(tt.s, true); got != tt.eastAsia {
+			t.Errorf("Width(%q, true) = %d, want %d", tt.s, got, tt.eastAsia)
+		}
+	}
+}
+
+func TestTruncateText(t *testing.T) {
+	tests := []struct {
+		s    string
+		w    int
+		ea   bool
+		want string
+	}{
+		{"abc", 2, false, "ab"},
+		{"abc", 0, false, ""},
+		{"abc", 5, false, "abc"},
+		{"日本語", 3, false, "日"}, // never half a wide glyph
+		{"日本語", 4, false, "日本"},
+		{"e\u0301e\u0301", 1, false, "e\u0301"}, // the combining mark stays with its base
+		{"e\u0301e\u0301", 2, false, "e\u0301e\u0301"},
+		{"●●●", 3, true, "●"},
+		{"●●●", 2, false, "●●"},
+		{"a\U0001F468\u200d\U0001F469\u200d\U0001F467b", 2, false, "a"}, // a ZWJ family is one 2-cell cluster
+		{"a\U0001F468\u200d\U0001F469\u200d\U0001F467b", 3, false, "a\U0001F468\u200d\U0001F469\u200d\U0001F467"},
+		{"\U0001F1EB\U0001F1F7x", 1, false, ""}, // a flag is two runes, one cluster
+	}
+	for _, tt := range tests {
+		if got := truncateText(tt.s, tt.w, tt.ea); got != tt.want {
+			t.Errorf("truncateText(%q, %d, %v) = %q, want %q", tt.s, tt.w, tt.ea, got, tt.want)
+		}
+	}
+}
+
+func TestFit(t *testing.T) {
+	tests := []struct {
+		s        string
+		w        int
+		ellipsis string
+		ea       bool
+		want     string
+	}{
+		{"hello", 5, "…", false, "hello"},
+		{"hello", 0, "…", false, ""},
+		{"hello", -1, "…", false, ""},
+		{"hello world", 6, "…", false, "hello…"},
+		{"hello world", 6, "...", false, "hel..."},
+		{"hello world", 2, "...", false, "he"}, // the ellipsis does not fit: cut without it
+		{"hello world", 1, "…", true, "h"},    // "…" is two cells East-Asian
+		{"\x1b[31mhello world\x1b[0m", 5, "…", false, "\x1b[31mhell…\x1b[0m"},
+		{"\x1b[31mab\x1b[0m\x1b[32mcdef\x1b[0m", 3, "…", false, "\x1b[31mab\x1b[0m\x1b[32m…\x1b[0m"},
+		{"日本語", 4, "…", false, "日…"},
+		{"日本語", 3, "…", false, "日…"},
+		{"日本語", 2, "…", false, "…"},
+		{"ab cd", 4, "…", false, "ab…"}, // the space before the ellipsis goes
+	}
+	for _, tt := range tests {
+		got := Fit(tt.s, tt.w, tt.ellipsis, tt.ea)
+		if got != tt.want {
+			t.Errorf("Fit(%q, %d, %q, %v) = %q, want %q", tt.s, tt.w, tt.ellipsis, tt.ea, got, tt.want)
+		}
+		if tt.w > 0 && Width(got, tt.ea) > tt.w {
+			t.Errorf("Fit(%q, %d) is %d wide", tt.s, tt.w, Width(got, tt.ea))
+		}
+	}
+}
+
+func TestClean(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"plain", "plain"},
+		{"Ópus 日本", "Ópus 日本"},
+		{"a\x1b[31mb", "a[31mb"},
+		{"a\nb\tc\r", "a b c "},
+		{"a\u0085b\u009bc", "abc"},
+		{"bad\xffbyte", "bad\uFFFDbyte"},
+		{"rtl\u202eevil", "rtlevil"},
+		{"a\u2028b", "a b"},
+	}
+	for _, tt := range tests {
+		if got := clean(tt.in); got != tt.want {
+			t.Errorf("clean(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	if n := testing.AllocsPerRun(100, func() { _ = clean("Opus 5.5 ⎇ 日本") }); n != 0 {
+		t.Errorf("clean of clean text allocates %v times", n)
+	}
+}
+
+func TestCommonRenderSkipsRunewidth(t *testing.T) {
+	v := dumbView()
+	v.Tier = "dumb"
+	v.Problems = []string{"config.toml:4:1 unknown key 'colour'"}
+	accented := dumbView()
+	accented.Model, accented.Dir, accented.Branch = "Ópus 5.5", "projé", "fix/ü"
+	cases := []struct {
+		name string
+		v    View
+		o    Options
+	}{
+		{"unicode no width", v, Options{Profile: termenv.ANSI256}},
+		{"unicode pane 198", v, Options{Profile: termenv.ANSI256, Width: 198}},
+		{"unicode east-asian", v, Options{Profile: termenv.TrueColor, Width: 198, EastAsian: true}},
+		{"nerd", v, Options{Glyphs: "nerd", Width: 198}},
+		{"ascii", v, Options{Glyphs: "ascii", Width: 198}},
+		{"unicode narrow, ASCII text", v, Options{Width: 40}},
+		{"accented text, wide pane", accented, Options{Width: 198}},
+		{"unknown zone", View{Model: "Opus 5.5"}, Options{Width: 198}},
+	}
+	for _, c := range cases {
+		before := runewidthCalls.Load()
+		Render(c.v, c.o)
+		if n := runewidthCalls.Load() - before; n != 0 {
+			t.Errorf("%s: %d calls into go-runewidth", c.name, n)
+		}
+	}
+	// Fitting non-ASCII dynamic text does measure it.
+	before := runewidthCalls.Load()
+	Render(accented, Options{Width: 30})
+	if runewidthCalls.Load() == before {
+		t.Error("fitting accented text did not measure it with go-runewidth")
+	}
+}
+
+// fitView is the dumb view with a tier and a problem: the widest default line.
+func fitView() View {
+	v := dumbView()
+	v.Tier = "dumb"
+	v.Problems = []string{"config.toml:4:1 unknown key 'colour'"}
+	return v
+}
+
+func TestFitWidths(t *testing.T) {
+	want := map[int]string{
+		200: "● DUMB ⚑ /compact-prep 142k/200k ▰▰▰▰▰▰▰▱▱▱ 71% · ~25k to compact · Opus 5.5 · project ⎇ main · ↻2 · ⚠ config.toml:4:1 unknown key 'colour'",
+		0:   "● DUMB ⚑ /compact-prep 142k/200k ▰▰▰▰▰▰▰▱▱▱ 71% · ~25k to compact · Opus 5.5 · project ⎇ main · ↻2 · ⚠ config.toml:4:1 unknown key 'colour'",
+		80:  "● DUMB ⚑ /compact-prep 142k/200k · ⚠ config.toml:4:1 unknown key 'colour'",
+		60:  "● DUMB ⚑ /compact-prep · ⚠ config.toml:4:1 unknown key 'col…",
+		40:  "● DUMB ⚑ /compact-prep · ⚠ config.toml:…",
+		20:  "● DUMB ⚑ /compact-p…",
+		5:   "● DU…",
+	}
+	for w, s := range want {
+		if got := Render(fitView(), Options{Profile: termenv.Ascii, Width: w}); got != s {
+			t.Errorf("width %d:\n got %q\nwant %q", w, got, s)
+		}
+	}
+	// Without the problem, the segments go lowest priority first.
+	plainWant := map[int]string{
+		80: "● DUMB 142k/200k ▰▰▰▰▰▰▰▱▱▱ 71% · ~25k to compact · Opus 5.5 · project ⎇ main",
+		60: "● DUMB 142k/200k 71% · ~25k to compact · Opus 5.5 · project",
+		40: "● DUMB 142k/200k 71% · ~25k to compact",
+		20: "● DUMB 142k/200k",
+		10: "● DUMB",
+		5:  "● DU…",
+		1:  "…",
+	}
+	for w, s := range plainWant {
+		if got := Render(dumbView(), Options{Profile: termenv.Ascii, Width: w}); got != s {
+			t.Errorf("no problem, width %d:\n got %q\nwant %q", w, got, s)
+		}
+	}
+}
+
+func TestFitInvariants(t *testing.T) {
+	cjk := fitView()
+	cjk.Model, cjk.Dir, cjk.Branch = "模型 Opus", "プロジェクト", "機能/ブランチ"
+	marks := fitView()
+	marks.Model, marks.Dir = "Cafe\u0301 mode\u0300le", "e\u0301\u0301\u0301\u0301\u0301"
+	emoji := fitView()
+	emoji.Branch, emoji.Problems = "fix-\U0001F468\u200d\U0001F469\u200d\U0001F467-\U0001F1EB\U0001F1F7", []string{"⚠\ufe0f a", "b\x1b[31m"}
+	views := map[string]View{"dumb": fitView(), "plain": dumbView(), "unknown": {}, "cjk": cjk, "marks": marks, "emoji": emoji}
+	for name, v := range views {
+		for _, p := range allProfiles {
+			for _, g := range allGlyphs {
+				for _, ea := range []bool{false, true} {
+					for _, w := range []int{200, 80, 60, 40, 20, 5, 3, 2, 1, 0} {
+						out := Render(v, Options{Profile: p.p, Glyphs: g, Width: w, EastAsian: ea})
+						if out == "" {
+							t.Errorf("%s/%s/%s/%d: empty line", name, p.name, g, w)
+						}
+						checkLine(t, out, w, ea)
+						if w >= 40 && len(v.Problems) > 0 && !strings.Contains(out, strings.TrimSpace(glyphSet(g).problem)) {
+							t.Errorf("%s/%s/%s/%d: problems dropped: %q", name, p.name, g, w, out)
+						}
+						if v.Zone != zones.Unknown && w >= 20 && !strings.Contains(out, "DUMB") {
+							t.Errorf("%s/%s/%s/%d: zone cut: %q", name, p.name, g, w, out)
+						}
+					}
+				}
+			}
+		}
+	}
+}
