@@ -133,7 +133,7 @@ func TestFit(t *testing.T) {
 		{"hello world", 6, "…", false, "hello…"},
 		{"hello world", 6, "...", false, "hel..."},
 		{"hello world", 2, "...", false, "he"}, // the ellipsis does not fit: cut without it
-		{"hello world", 1, "…", true, "h"},    // "…" is two cells East-Asian
+		{"hello world", 1, "…", true, "h"},     // "…" is two cells East-Asian
 		{"\x1b[31mhello world\x1b[0m", 5, "…", false, "\x1b[31mhell…\x1b[0m"},
 		{"\x1b[31mab\x1b[0m\x1b[32mcdef\x1b[0m", 3, "…", false, "\x1b[31mab\x1b[0m\x1b[32m…\x1b[0m"},
 		{"日本語", 4, "…", false, "日…"},
