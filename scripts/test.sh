@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# zoneline's whole test suite, as CI runs it: formatting and vet, unit, script and fuzz-seed
+# tests under the race detector, cross-compilation, install.sh into a temp prefix, and the
+# end-to-end tests against the real Claude Code CLI (tmux + a local mock of the model API).
+#   scripts/test.sh            everything
+#   ZONELINE_E2E=0 scripts/test.sh   skip the end-to-end tests
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/deps.sh
+export RUNEWIDTH_EASTASIAN=0
+
+echo "== gofmt, go vet"
+bad=$(gofmt -l $(git ls-files '*.go'))
+if [ -n "$bad" ]; then echo "gofmt would change:"; echo "$bad"; exit 1; fi
+go vet ./...
+
+echo "== cross-compile"
+for target in linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64; do
+  GOOS=${target%/*} GOARCH=${target#*/} CGO_ENABLED=0 go build -o /dev/null ./...
+  GOOS=${target%/*} GOARCH=${target#*/} go vet ./... >/dev/null
+done
+
+echo "== install.sh into a temp prefix"
+if [ -x ./install.sh ]; then
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' EXIT
+  HOME=$tmp/home PREFIX=$tmp/prefix CLAUDE_CONFIG_DIR=$tmp/home/.claude XDG_CONFIG_HOME=$tmp/home/.config \
+    XDG_STATE_HOME=$tmp/home/.local/state ./install.sh >"$tmp/install.log" 2>&1 || { cat "$tmp/install.log"; exit 1; }
+  "$tmp/prefix/bin/zoneline" version
+fi
+
+echo "== go test -race (unit, script and fuzz-seed tests)"
+ZONELINE_E2E=0 go test -race -timeout 30m ./...
+
+if [ "${ZONELINE_E2E:-1}" != 0 ]; then
+  echo "== end to end: the real Claude Code CLI in tmux against a local mock of the model API"
+  ZONELINE_E2E=1 go test -p 1 -count=1 -timeout 40m -v ./e2e/ 2>&1 | grep -vE '^=== (RUN|PAUSE|CONT)'
+fi
