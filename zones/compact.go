@@ -1,6 +1,8 @@
 package zones
 
 import (
+	"fmt"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -153,5 +155,9 @@ func ParseTokens(s string) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	return int64(f * mult), nil
+	f *= mult
+	if math.IsNaN(f) || f < 0 || f > maxTokens {
+		return 0, fmt.Errorf("zoneline: %q is not a token count", s)
+	}
+	return int64(f), nil
 }

@@ -10,4 +10,5 @@ const (
 	MinAutoCompactWin  = 100_000   // CLAUDE_CODE_AUTO_COMPACT_WINDOW below this is ignored
 	PrepBeforeCompact  = 20_000    // the prep threshold is never later than auto-compact − this
 	DefaultImminentGap = 20_000    // "imminent" tier: within this of the auto-compact point
+	maxTokens          = 1 << 40   // larger token counts are nonsense
 )
