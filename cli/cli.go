@@ -50,6 +50,7 @@ var commands = []*Command{
 	{Name: "preview", Short: "render sample status lines for each zone with your config", Run: runPreview},
 	{Name: "config", Short: "config init | check | show | path", Run: runConfig},
 	{Name: "hook", Short: "the hook command for every Claude Code hook event (payload on stdin)", Run: runHook},
+	{Name: "checkpoint", Short: "checkpoint path | show | verify | reconcile | template (the /compact-prep checkpoint)", Run: runCheckpoint},
 	{Name: "version", Short: "print the version", Run: runVersion},
 }
 

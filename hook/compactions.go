@@ -1,0 +1,135 @@
+package hook
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/zoneline/zoneline/snapshot"
+	"github.com/zoneline/zoneline/state"
+)
+
+// The compaction state, <state>/sessions/<id>/compactions.json, drives the once-only restore.
+//
+// Claude Code runs PreCompact → summary → SessionStart(source "compact") → PostCompact, so a
+// compaction's number is Count+1 until PostCompact records it:
+//
+//   - SessionStart(compact) delivers the restore and records Delivered = Count+1 and the
+//     /compact's prompt_id.
+//   - PostCompact counts the compaction (Count+1 → N) and, unless SessionStart already delivered
+//     for N (same number or same prompt_id), sets Pending = N.
+//   - UserPromptSubmit delivers only when Pending > Delivered, then sets Delivered = Pending.
+//
+// Every read-modify-write holds an flock on compactions.lock; the file itself is replaced
+// atomically, so a writer killed at any point leaves the previous version whole.
+const (
+	compactionsFile = "compactions.json"
+	compactionsLock = ".compactions.lock"
+	maxCompactions  = 64 // records kept
+	maxStateFile    = 256 << 10
+)
+
+// compactions is compactions.json.
+type compactions struct {
+	Count           int                `json:"count"`                         // compactions recorded by PostCompact
+	Delivered       int                `json:"delivered"`                     // the highest compaction whose restore was delivered
+	DeliveredPrompt string             `json:"delivered_prompt_id,omitempty"` // the prompt_id SessionStart delivered for
+	Pending         int                `json:"pending"`                       // the compaction UserPromptSubmit must restore; 0 = none
+	HeldFor         int                `json:"held_for,omitempty"`            // the compaction hold_once blocked (once)
+	HeldAt          time.Time          `json:"held_at,omitzero"`
+	Records         []compactionRecord `json:"records"`
+}
+
+// compactionRecord is one compaction, as PostCompact saw it.
+type compactionRecord struct {
+	N            int       `json:"n"`
+	Time         time.Time `json:"time"`
+	Trigger      string    `json:"trigger"`
+	SummaryChars int       `json:"summary_chars"`
+	PromptID     string    `json:"prompt_id,omitempty"`
+	Restore      string    `json:"restore,omitempty"` // "session_start", "user_prompt" or "" (pending / nothing)
+}
+
+func compactionsPath(d state.Dir, id string) (string, error) {
+	return d.SessionFile(id, compactionsFile)
+}
+
+// loadCompactions reads the state; a missing file is a zero state. A damaged file (which atomic
+// writes should never leave) is reported and replaced by a zero state.
+func loadCompactions(d state.Dir, id string) (*compactions, error) {
+	path, err := compactionsPath(d, id)
+	if err != nil {
+		return nil, err
+	}
+	cs := &compactions{}
+	data, err := state.ReadFile(path, maxStateFile)
+	if errors.Is(err, os.ErrNotExist) {
+		return cs, nil
+	}
+	if err != nil {
+		return cs, err
+	}
+	if err := json.Unmarshal(data, cs); err != nil {
+		return &compactions{}, err
+	}
+	return cs, nil
+}
+
+// updateCompactions runs f on the state under the lock and writes the result atomically if f
+// returns true. Temp files left by a killed writer are removed first.
+func updateCompactions(d state.Dir, id string, f func(cs *compactions) bool) (*compactions, error) {
+	path, err := compactionsPath(d, id)
+	if err != nil {
+		return nil, err
+	}
+	dir := filepath.Dir(path)
+	if err := state.MkdirPrivate(dir); err != nil {
+		return nil, err
+	}
+	unlock, locked := snapshot.Lock(filepath.Join(dir, compactionsLock))
+	defer unlock()
+	if locked {
+		cleanCompactionTemps(dir)
+	}
+	cs, err := loadCompactions(d, id)
+	if err != nil {
+		d.Log("hook", "%s: %v (starting a fresh one)", path, err)
+	}
+	if !f(cs) {
+		return cs, nil
+	}
+	if n := len(cs.Records); n > maxCompactions {
+		cs.Records = cs.Records[n-maxCompactions:]
+	}
+	data, err := json.MarshalIndent(cs, "", "  ")
+	if err != nil {
+		return cs, err
+	}
+	return cs, state.WriteFile(path, append(data, '\n'))
+}
+
+// cleanCompactionTemps removes compactions.json temp files; only called with the lock held.
+func cleanCompactionTemps(dir string) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), "."+compactionsFile+".tmp-") {
+			os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
+}
+
+// record returns the record of compaction n, or nil.
+func (cs *compactions) record(n int) *compactionRecord {
+	for i := range cs.Records {
+		if cs.Records[i].N == n {
+			return &cs.Records[i]
+		}
+	}
+	return nil
+}

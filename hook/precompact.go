@@ -1,0 +1,112 @@
+package hook
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/zoneline/zoneline/checkpoint"
+	"github.com/zoneline/zoneline/payload"
+	"github.com/zoneline/zoneline/snapshot"
+	"github.com/zoneline/zoneline/state"
+)
+
+var _ = register("PreCompact", preCompact)
+
+// snapshotTimeout bounds taking the snapshot (the transcript read and `git status`), well inside
+// the hook's Deadline.
+const snapshotTimeout = 2500 * time.Millisecond
+
+// HoldReason is the reason a held auto-compaction shows (on screen, and to the model).
+const HoldReason = "zoneline: auto-compaction held once: no /compact-prep checkpoint newer than the context warning exists. " +
+	"Run /compact-prep first (it writes the checkpoint that survives compaction), then /compact; the next compaction will not be held."
+
+// preCompact writes the mechanical snapshot and prints one short line pointing at it (the
+// user sees it under /compact; on a manual /compact the model does too). It never blocks,
+// except with [precompact] hold_once: an auto compaction with no checkpoint newer than the
+// warning marker is blocked once, and the hold is recorded so the next attempt passes.
+func preCompact(c *Context, h *payload.Hook) (Output, error) {
+	if !state.ValidSessionID(h.SessionID) {
+		return Output{}, state.ErrBadSession
+	}
+	cfg := c.cfg()
+	ctx, cancel := context.WithTimeout(context.Background(), snapshotTimeout)
+	defer cancel()
+	snap := snapshot.Take(ctx, snapshot.Input{SessionID: h.SessionID, Transcript: h.TranscriptPath,
+		Cwd: h.Cwd, Trigger: h.Trigger, Now: c.now()})
+	path, err := snapshot.Write(c.State, snap, cfg.PreCompact.Snapshots)
+	if err != nil {
+		c.State.Log("hook", "PreCompact: writing the snapshot: %v", err)
+	}
+	ckPath, _ := checkpoint.Path(c.State, h.SessionID)
+	ckMod, hasCk := modTime(ckPath)
+
+	if cfg.PreCompact.HoldOnce && h.Trigger == "auto" {
+		if out, held := hold(c, h, hasCk, ckMod); held {
+			return out, nil
+		}
+	}
+	if path == "" {
+		return Output{Text: "zoneline: ⚠ no snapshot written (see " + c.State.LogPath() + ")"}, err
+	}
+	ck := "no checkpoint"
+	if hasCk {
+		ck = "checkpoint " + ckPath
+	}
+	return Output{Text: fmt.Sprintf("zoneline: snapshot %s (%d prompts, %d files); %s", path, len(snap.Prompts), len(snap.Files), ck)}, nil
+}
+
+// hold decides and records hold_once. It holds when no compaction of this number was held
+// before and there is no checkpoint, or the checkpoint is older than the newest warning marker.
+// If the hold cannot be recorded it does not hold: a block that could repeat is worse than none.
+func hold(c *Context, h *payload.Hook, hasCk bool, ckMod time.Time) (Output, bool) {
+	markerMod, hasMarker := newestMarker(c, h.SessionID)
+	fresh := hasCk && (!hasMarker || !ckMod.Before(markerMod))
+	if fresh {
+		return Output{}, false
+	}
+	held := false
+	_, err := updateCompactions(c.State, h.SessionID, func(cs *compactions) bool {
+		if cs.HeldFor == cs.Count+1 {
+			return false // held once already: this attempt passes
+		}
+		cs.HeldFor, cs.HeldAt, held = cs.Count+1, c.now().UTC(), true
+		return true
+	})
+	if err != nil {
+		c.State.Log("hook", "PreCompact: recording the hold: %v (not holding)", err)
+		return Output{}, false
+	}
+	if !held {
+		return Output{}, false
+	}
+	c.State.Log("hook", "PreCompact: held auto-compaction of session %s once (checkpoint %v, marker %v)", h.SessionID, hasCk, hasMarker)
+	return Output{JSON: map[string]any{"decision": "block", "reason": HoldReason}}, true
+}
+
+// newestMarker returns the modification time of the session's newest warning marker
+// (marker-*.json, written by the notify package).
+func newestMarker(c *Context, id string) (time.Time, bool) {
+	dir, err := c.State.Session(id)
+	if err != nil {
+		return time.Time{}, false
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "marker-*.json"))
+	var newest time.Time
+	for _, f := range files {
+		if t, ok := modTime(f); ok && t.After(newest) {
+			newest = t
+		}
+	}
+	return newest, !newest.IsZero()
+}
+
+func modTime(path string) (time.Time, bool) {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return time.Time{}, false
+	}
+	return fi.ModTime(), fi.Mode().IsRegular()
+}

@@ -1,0 +1,182 @@
+package hook
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/zoneline/zoneline/checkpoint"
+	"github.com/zoneline/zoneline/config"
+	"github.com/zoneline/zoneline/payload"
+	"github.com/zoneline/zoneline/snapshot"
+)
+
+// Restore sizes. Claude Code shows additionalContext over 10,000 characters as a preview, so
+// the whole restore stays under maxRestore; the checkpoint gets cfg.Checkpoint.Budget of it.
+const (
+	maxRestore      = 9800
+	snapshotSummary = 1500 // characters of snapshot summary beside a checkpoint
+	fallbackSummary = 4000 // characters of snapshot summary when there is no checkpoint
+)
+
+// RestoreHeading starts every restore; the e2e test and a reader look for it.
+const RestoreHeading = "zoneline: context restore after compaction"
+
+// RecoveryInstructions are what the agent is told to do with a restored checkpoint.
+const RecoveryInstructions = `Recovery instructions:
+1. The checkpoint below is ground truth you wrote before this compaction: it wins every conflict with the summary.
+2. Treat the summary's next steps as hypotheses until the checkpoint or the files confirm them.
+3. Before any non-idempotent action, re-check each External state row (run its verify command, or ` + "`zoneline checkpoint reconcile`" + `).
+4. Reload the skills listed under Skills.
+5. Then do Next.`
+
+// fallbackInstructions go with a snapshot summary when no checkpoint was written.
+const fallbackInstructions = `Recovery instructions: no checkpoint was written, so the summary is all the narrative there is.
+Treat its next steps as hypotheses; check the git state and files above before acting; before any
+non-idempotent action (push, PR, deploy, migration, message) verify whether it already happened.`
+
+// pendingRestore is UserPromptSubmit's restore: the text for the pending compaction when
+// SessionStart(compact) did not deliver it, else "". It marks the compaction delivered (under
+// the state lock, so of racing prompts only one gets the text).
+func pendingRestore(c *Context, h *payload.Hook) string {
+	cs, err := loadCompactions(c.State, h.SessionID)
+	if err != nil || cs.Pending == 0 || cs.Delivered >= cs.Pending {
+		return ""
+	}
+	var n int
+	var rec compactionRecord
+	_, err = updateCompactions(c.State, h.SessionID, func(cs *compactions) bool {
+		if cs.Pending == 0 || cs.Delivered >= cs.Pending {
+			return false
+		}
+		n = cs.Pending
+		if r := cs.record(n); r != nil {
+			r.Restore = "user_prompt"
+			rec = *r
+		}
+		cs.Delivered, cs.Pending = n, 0
+		return true
+	})
+	if err != nil || n == 0 {
+		if err != nil {
+			c.State.Log("hook", "UserPromptSubmit: restore state: %v", err)
+		}
+		return ""
+	}
+	at := rec.Time
+	if at.IsZero() {
+		at = c.now()
+	}
+	return buildRestore(c, h.SessionID, n, rec.Trigger, at)
+}
+
+// now returns the handler's clock.
+func (c *Context) now() time.Time {
+	if c.Now != nil {
+		return c.Now()
+	}
+	return time.Now()
+}
+
+// cfg returns the config, defaults when none was loaded.
+func (c *Context) cfg() *config.Config {
+	if c.Config != nil {
+		return c.Config
+	}
+	return config.Default()
+}
+
+// buildRestore composes the restore for compaction n of session id, which happened at at: the
+// recovery instructions, the checkpoint verbatim (up to the budget), and the snapshot's path and
+// summary; or, with no usable checkpoint, the snapshot's summary labelled as such. Only this
+// session's files are read. A checkpoint or snapshot older than the staleness limit before the
+// compaction is named as stale, not restored as truth. It returns "" when there is nothing.
+func buildRestore(c *Context, id string, n int, trigger string, at time.Time) string {
+	cfg := c.cfg()
+	stale := time.Duration(cfg.Checkpoint.StaleMinutes) * time.Minute
+	budget := cfg.Checkpoint.Budget
+	if budget <= 0 {
+		budget = checkpoint.DefaultBudget
+	}
+
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s #%d", RestoreHeading, n)
+	if trigger != "" {
+		fmt.Fprintf(&b, " (%s)", trigger)
+	}
+	b.WriteString(".\n")
+
+	ckPath, _ := checkpoint.Path(c.State, id)
+	ckText, ckMod, ckErr := checkpoint.Read(ckPath)
+	usable := false
+	switch {
+	case errors.Is(ckErr, os.ErrNotExist):
+		// fall back to the snapshot
+	case ckErr != nil:
+		fmt.Fprintf(&b, "The checkpoint %s could not be read (%v): it was not restored.\n", ckPath, ckErr)
+	case strings.TrimSpace(ckText) == "":
+		fmt.Fprintf(&b, "The checkpoint %s is empty: nothing to restore from it.\n", ckPath)
+	default:
+		ck := checkpoint.Parse(ckText)
+		switch {
+		case ck.Header.Session != "" && !strings.EqualFold(ck.Header.Session, id):
+			fmt.Fprintf(&b, "The checkpoint %s names another session (%s): it was not restored.\n", ckPath, ck.Header.Session)
+		case at.Sub(ckMod) > stale:
+			fmt.Fprintf(&b, "STALE CHECKPOINT: %s was written %s before this compaction (the limit is %d minutes), so it is not restored as truth. Read it only as history (`zoneline checkpoint show`) and verify each point before relying on it.\n",
+				ckPath, at.Sub(ckMod).Round(time.Minute), cfg.Checkpoint.StaleMinutes)
+		default:
+			usable = true
+			b.WriteString(RecoveryInstructions + "\n\n")
+			body, cut := fitLines(ckText, budget)
+			fmt.Fprintf(&b, "<checkpoint path=%q written=%q>\n%s\n", ckPath, ckMod.UTC().Format(time.RFC3339), strings.TrimRight(body, "\n"))
+			if cut {
+				fmt.Fprintf(&b, "[zoneline: checkpoint cut on a line boundary at %d of %d characters (the budget); read the rest in %s]\n",
+					utf8.RuneCountInString(body), utf8.RuneCountInString(ckText), ckPath)
+			}
+			b.WriteString("</checkpoint>\n")
+		}
+	}
+
+	snapPath, snap, snapErr := snapshot.Latest(c.State, id)
+	room := maxRestore - utf8.RuneCountInString(b.String()) - 400
+	switch {
+	case snapErr != nil && !usable:
+		if !strings.Contains(b.String(), ckPath) {
+			return "" // no checkpoint, no snapshot: nothing to say
+		}
+		b.WriteString("No PreCompact snapshot was found for this session either.\n")
+	case snapErr != nil:
+		// checkpoint only
+	case at.Sub(snap.Time) > stale:
+		fmt.Fprintf(&b, "\nSTALE SNAPSHOT: the newest snapshot, %s, was taken %s before this compaction (the limit is %d minutes); it is not this compaction's.\n",
+			snapPath, at.Sub(snap.Time).Round(time.Minute), cfg.Checkpoint.StaleMinutes)
+	case usable:
+		fmt.Fprintf(&b, "\nSnapshot (mechanical, taken at PreCompact): %s\n%s\n", snapPath, snap.Summary(min(snapshotSummary, room)))
+	default:
+		fmt.Fprintf(&b, "No /compact-prep checkpoint was written for this compaction.\nSNAPSHOT SUMMARY (mechanical facts recorded at PreCompact, not a checkpoint: no decisions, no rules): %s\n%s\n\n%s\n",
+			snapPath, snap.Summary(min(fallbackSummary, room)), fallbackInstructions)
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// fitLines returns the longest prefix of text made of whole lines with at most budget
+// characters, and whether it cut anything.
+func fitLines(text string, budget int) (string, bool) {
+	if utf8.RuneCountInString(text) <= budget {
+		return text, false
+	}
+	n, end := 0, 0
+	for i, r := range text {
+		n++
+		if n > budget {
+			break
+		}
+		if r == '\n' {
+			end = i + 1
+		}
+	}
+	return text[:end], true
+}

@@ -1,0 +1,39 @@
+package hook
+
+import (
+	"github.com/zoneline/zoneline/payload"
+	"github.com/zoneline/zoneline/state"
+)
+
+var _ = register("SessionStart", sessionStart)
+
+// sessionStart handles SessionStart. With source "compact" (after the summary, before
+// PostCompact) it puts the restore into the model's context and records that compaction
+// Count+1 was delivered, so neither PostCompact nor UserPromptSubmit delivers it again. Other
+// sources get no output.
+func sessionStart(c *Context, h *payload.Hook) (Output, error) {
+	if h.Source != "compact" || !state.ValidSessionID(h.SessionID) {
+		return Output{}, nil
+	}
+	var n int
+	_, err := updateCompactions(c.State, h.SessionID, func(cs *compactions) bool {
+		n = cs.Count + 1
+		cs.Delivered, cs.DeliveredPrompt = n, h.PromptID
+		if cs.Pending != 0 && cs.Pending <= n {
+			cs.Pending = 0
+		}
+		return true
+	})
+	if err != nil {
+		// deliver anyway: a duplicate from UserPromptSubmit is better than no restore
+		c.State.Log("hook", "SessionStart: recording the restore: %v", err)
+		if cs, lerr := loadCompactions(c.State, h.SessionID); lerr == nil {
+			n = cs.Count + 1
+		}
+	}
+	text := buildRestore(c, h.SessionID, n, "", c.now())
+	if text == "" {
+		return Output{}, nil
+	}
+	return AdditionalContext("SessionStart", text), nil
+}

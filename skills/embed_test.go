@@ -1,0 +1,37 @@
+package skills
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/zoneline/zoneline/checkpoint"
+)
+
+// TestCompactPrep checks the skill's front matter and that it names every fixed section and
+// the commands it relies on.
+func TestCompactPrep(t *testing.T) {
+	data, err := FS.ReadFile("compact-prep/SKILL.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	front, body, ok := strings.Cut(strings.TrimPrefix(text, "---\n"), "\n---\n")
+	if !strings.HasPrefix(text, "---\n") || !ok {
+		t.Fatalf("no YAML front matter")
+	}
+	for _, want := range []string{"name: compact-prep\n", "description: "} {
+		if !strings.Contains(front+"\n", want) {
+			t.Errorf("front matter lacks %q", want)
+		}
+	}
+	for _, s := range checkpoint.Sections {
+		if !strings.Contains(body, "`## "+s+"`") {
+			t.Errorf("body does not name section %q", s)
+		}
+	}
+	for _, cmd := range []string{"zoneline checkpoint path", "zoneline checkpoint verify", "/compact"} {
+		if !strings.Contains(body, cmd) {
+			t.Errorf("body does not mention %q", cmd)
+		}
+	}
+}
