@@ -1,0 +1,235 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/zoneline/zoneline/paths"
+	"github.com/zoneline/zoneline/state"
+)
+
+// testEnv returns an Env whose config, state and Claude folder live in a temp dir, with extra
+// environment variables.
+func testEnv(t *testing.T, stdin []byte, vars map[string]string) (*Env, *bytes.Buffer, *bytes.Buffer) {
+	t.Helper()
+	dir := t.TempDir()
+	env := map[string]string{
+		"ZONELINE_CONFIG":    filepath.Join(dir, "config.toml"),
+		"ZONELINE_STATE_DIR": filepath.Join(dir, "state"),
+		"CLAUDE_CONFIG_DIR":  filepath.Join(dir, "claude"),
+		"COLUMNS":            "200",
+		"TERM":               "xterm-256color",
+	}
+	for k, v := range vars {
+		env[k] = strings.ReplaceAll(v, "$DIR", dir)
+	}
+	getenv := func(k string) string { return env[k] }
+	var out, errb bytes.Buffer
+	e := &Env{Stdin: bytes.NewReader(stdin), Stdout: &out, Stderr: &errb, Getenv: getenv, Home: dir, Now: time.Now}
+	e.Paths = paths.Resolve(getenv, dir)
+	e.State = state.Dir{Root: e.Paths.StateDir}
+	return e, &out, &errb
+}
+
+func fixture(t *testing.T, name string) []byte {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join("..", "testdata", "claude-code", "*", name))
+	if len(files) != 1 {
+		t.Fatalf("fixture %s: %v", name, files)
+	}
+	data, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+func TestStatuslineRecordedPayloads(t *testing.T) {
+	tests := []struct {
+		fixture string
+		want    []string
+	}{
+		{"statusline-edge-01-no-usage-yet.json", []string{"--", "Sonnet 4.5"}},
+		{"statusline-edge-03-ctx-20k.json", []string{"SMART", "20k/200k", "~147k to compact", "\x1b[38;5;114m"}},
+		{"statusline-edge-05-ctx-100k.json", []string{"WARN", "100k/200k", "\x1b[38;5;221m"}},
+		{"statusline-edge-07-ctx-190k.json", []string{"DUMB", "190k/200k", "compact due", "\x1b[1;38;5;203m"}},
+		{"statusline-manual-05-ctx-140k.json", []string{"WARN", "140k/1M", "Opus 5.5"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.fixture, func(t *testing.T) {
+			e, out, _ := testEnv(t, fixture(t, tt.fixture), nil)
+			if code := e.Run([]string{"statusline"}); code != 0 {
+				t.Fatalf("exit %d", code)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(out.String(), w) {
+					t.Errorf("line %q lacks %q", out.String(), w)
+				}
+			}
+		})
+	}
+}
+
+// TestStatuslineBadInput: whatever arrives, a line is printed and the exit code is 0.
+func TestStatuslineBadInput(t *testing.T) {
+	dir := t.TempDir()
+	half := filepath.Join(dir, "half.jsonl")
+	os.WriteFile(half, []byte(`{"type":"assistant","isSidechain":false,"message":{"id":"m1","model":"claude-sonnet-4-5","usage":{"input_tokens":500,"cache_creation_input_tokens":1500,"cache_read_input_tokens":98000,"output_tokens":1}}}`+"\n"+`{"type":"assistant","message":{"id":"m2","usage":{"input_tok`), 0o600)
+	huge := filepath.Join(dir, "huge.jsonl")
+	os.WriteFile(huge, []byte(`{"type":"assistant","isSidechain":false,"message":{"id":"m1","model":"x","usage":{"input_tokens":95000}}}`+"\n"+`{"type":"user","message":{"content":"`+strings.Repeat("y", 10<<20)+`"}}`+"\n"), 0o600)
+	zeros := func(path string) string {
+		return fmt.Sprintf(`{"session_id":"aaa8e696-ca66-4fcf-8fb3-651eb7e68c12","transcript_path":%q,"model":{"id":"claude-sonnet-4-5","display_name":"Sonnet 4.5"},"context_window":{"context_window_size":200000,"current_usage":{"input_tokens":0,"output_tokens":0,"cache_creation_input_tokens":0,"cache_read_input_tokens":0}}}`, path)
+	}
+	tests := []struct {
+		name  string
+		stdin string
+		want  []string
+	}{
+		{"empty stdin", "", []string{"⚠", "payload"}},
+		{"not JSON", "hello", []string{"⚠", "payload"}},
+		{"JSON array", `[1,2]`, []string{"⚠", "payload"}},
+		{"50 MB", `{"x":"` + strings.Repeat("a", 50<<20) + `"}`, []string{"⚠", "payload"}},
+		{"invalid UTF-8", "{\"model\":{\"id\":\"x\",\"display_name\":\"M\xff\"},\"context_window\":{\"current_usage\":{\"input_tokens\":130000}}}", []string{"DUMB", "M\ufffd"}},
+		{"negative tokens count as absent", `{"context_window":{"context_window_size":200000,"current_usage":{"input_tokens":-100}}}`, []string{"--"}},
+		{"absurd tokens", `{"context_window":{"context_window_size":200000,"current_usage":{"input_tokens":1e308}}}`, []string{"DUMB"}},
+		{"window of 0", `{"context_window":{"context_window_size":0,"current_usage":{"input_tokens":90000}}}`, []string{"WARN", "90k/200k"}},
+		{"missing transcript", zeros(filepath.Join(dir, "nope.jsonl")), []string{"--"}},
+		{"transcript is a directory", zeros(dir), []string{"⚠", "transcript"}},
+		{"half-written last line", zeros(half), []string{"100k/200k", "WARN"}},
+		// The tail is bounded (4 MiB): a 10 MB last line hides what is before it.
+		{"10 MB line", zeros(huge), []string{"--", "Sonnet 4.5"}},
+		{"bad session id", `{"session_id":"../../etc","context_window":{"context_window_size":200000,"current_usage":{"input_tokens":1000}}}`, []string{"SMART"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e, out, _ := testEnv(t, []byte(tt.stdin), nil)
+			if code := e.Run([]string{"statusline"}); code != 0 {
+				t.Fatalf("exit %d", code)
+			}
+			line := out.String()
+			if strings.TrimSpace(line) == "" {
+				t.Fatal("blank line")
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(line, w) {
+					t.Errorf("line %q lacks %q", line, w)
+				}
+			}
+		})
+	}
+}
+
+func TestStatuslineBrokenConfig(t *testing.T) {
+	e, out, _ := testEnv(t, fixture(t, "statusline-edge-05-ctx-100k.json"), nil)
+	os.WriteFile(e.Paths.Config, []byte("color = \"auto\"\ncolour = \"none\"\n"), 0o600)
+	e.Run([]string{"statusline"})
+	for _, w := range []string{"WARN", "100k/200k", "config.toml:2:1", "colour"} {
+		if !strings.Contains(out.String(), w) {
+			t.Errorf("line %q lacks %q", out.String(), w)
+		}
+	}
+	log, _ := os.ReadFile(e.State.LogPath())
+	if !strings.Contains(string(log), "unknown key 'colour'") {
+		t.Errorf("log %q lacks the config error", log)
+	}
+}
+
+func TestStatuslineNoColor(t *testing.T) {
+	e, out, _ := testEnv(t, fixture(t, "statusline-edge-05-ctx-100k.json"), map[string]string{"NO_COLOR": "1"})
+	e.Run([]string{"statusline"})
+	if strings.Contains(out.String(), "\x1b[") || !strings.Contains(out.String(), "WARN") {
+		t.Errorf("NO_COLOR line %q", out.String())
+	}
+}
+
+func TestStatuslineWidth(t *testing.T) {
+	for _, cols := range []int{200, 80, 50, 30, 12} {
+		e, out, _ := testEnv(t, fixture(t, "statusline-edge-05-ctx-100k.json"), map[string]string{"COLUMNS": fmt.Sprint(cols), "NO_COLOR": "1"})
+		e.Run([]string{"statusline"})
+		line := strings.TrimRight(out.String(), "\n")
+		if w := len([]rune(line)); w > cols-2 {
+			t.Errorf("COLUMNS=%d: line of width %d: %q", cols, w, line)
+		}
+		if !strings.Contains(line, "WARN") && cols >= 30 {
+			t.Errorf("COLUMNS=%d: zone dropped: %q", cols, line)
+		}
+	}
+}
+
+func TestStatuslineAutoCompactEnv(t *testing.T) {
+	tests := []struct {
+		vars map[string]string
+		want string
+	}{
+		{nil, "~67k to compact"},
+		{map[string]string{"DISABLE_AUTO_COMPACT": "1"}, "auto-compact off"},
+		{map[string]string{"CLAUDE_AUTOCOMPACT_PCT_OVERRIDE": "50", "CLAUDE_CODE_AUTO_COMPACT_WINDOW": "200000"}, "compact due"},
+	}
+	for _, tt := range tests {
+		e, out, _ := testEnv(t, fixture(t, "statusline-edge-05-ctx-100k.json"), tt.vars)
+		e.Run([]string{"statusline"})
+		if !strings.Contains(out.String(), tt.want) {
+			t.Errorf("%v: line %q lacks %q", tt.vars, out.String(), tt.want)
+		}
+	}
+	// autoCompactEnabled: false in Claude Code's settings.
+	e, out, _ := testEnv(t, fixture(t, "statusline-edge-05-ctx-100k.json"), nil)
+	os.MkdirAll(e.Paths.ClaudeDir, 0o700)
+	os.WriteFile(filepath.Join(e.Paths.ClaudeDir, "settings.json"), []byte(`{"autoCompactEnabled": false}`), 0o600)
+	e.Run([]string{"statusline"})
+	if !strings.Contains(out.String(), "auto-compact off") {
+		t.Errorf("settings autoCompactEnabled=false: %q", out.String())
+	}
+}
+
+// TestStatuslineCompactionCount: the count comes from the transcript, incrementally.
+func TestStatuslineCompactionCount(t *testing.T) {
+	src := fixture(t, "transcript-manual.jsonl")
+	dir := t.TempDir()
+	tr := filepath.Join(dir, "t.jsonl")
+	os.WriteFile(tr, src, 0o600)
+	payload := fmt.Sprintf(`{"session_id":"730c8849-a6f0-454b-a922-063e0b765bf2","transcript_path":%q,"model":{"id":"claude-opus-5-5","display_name":"Opus 5.5"},"context_window":{"context_window_size":1000000,"current_usage":{"input_tokens":500,"output_tokens":1,"cache_creation_input_tokens":1500,"cache_read_input_tokens":10000}}}`, tr)
+	e, out, _ := testEnv(t, []byte(payload), nil)
+	e.Run([]string{"statusline"})
+	if !strings.Contains(out.String(), "↻1") {
+		t.Fatalf("one compaction expected: %q", out.String())
+	}
+	// The transcript grows by another compaction: the count follows without a re-read.
+	f, _ := os.OpenFile(tr, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(`{"type":"system","subtype":"compact_boundary","isSidechain":false,"compactMetadata":{"trigger":"auto","preTokens":170000,"postTokens":9000}}` + "\n")
+	f.Close()
+	e2, out2, _ := testEnv(t, []byte(payload), nil)
+	e2.Paths, e2.State = e.Paths, e.State
+	e2.Run([]string{"statusline"})
+	if !strings.Contains(out2.String(), "↻2") {
+		t.Fatalf("two compactions expected: %q", out2.String())
+	}
+	s, err := e.State.LoadSession("730c8849-a6f0-454b-a922-063e0b765bf2")
+	if err != nil || s.Compactions != 2 || s.TranscriptOffset == 0 {
+		t.Fatalf("session %+v, %v", s, err)
+	}
+	fi, _ := os.Stat(filepath.Join(e.Paths.StateDir, "sessions", "730c8849-a6f0-454b-a922-063e0b765bf2", "session.json"))
+	if fi.Mode().Perm() != 0o600 {
+		t.Errorf("session.json mode %v, want 0600", fi.Mode().Perm())
+	}
+}
+
+func TestPreview(t *testing.T) {
+	e, out, _ := testEnv(t, nil, map[string]string{"NO_COLOR": "1"})
+	if code := e.Run([]string{"preview"}); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, w := range []string{"SMART 42k/200k", "WARN 96k/200k", "DUMB 142k/200k", "SMART 90k/1M", "WARN 180k/1M", "DUMB 310k/1M"} {
+		if !strings.Contains(out.String(), w) {
+			t.Errorf("preview lacks %q:\n%s", w, out.String())
+		}
+	}
+	if _, err := os.Stat(e.Paths.StateDir); err == nil {
+		t.Errorf("preview wrote state")
+	}
+}
