@@ -1,0 +1,282 @@
+package tune
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"hash/maphash"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"sync"
+	"sync/atomic"
+
+	"github.com/zoneline/zoneline/transcript"
+)
+
+// turn is one main-chain assistant response with usage.
+type turn struct {
+	ctx   int64  // context tokens
+	ms    int64  // unix milliseconds; 0 when the record had no timestamp
+	id    uint64 // hash of message.id; 0 when the record had none
+	model string // interned per file
+}
+
+// compactEvent is a compact_boundary record and its place among the file's turns.
+type compactEvent struct {
+	at int // how many turns of the file came before it
+	c  transcript.Compaction
+}
+
+// fileResult is what one worker found in one file.
+type fileResult struct {
+	path      string
+	size      int64
+	read      int64 // bytes read
+	lines     int64
+	bad       int64 // candidate lines that did not parse (half-written, corrupt)
+	huge      int64 // lines over MaxLine, skipped
+	turns     []turn
+	compacts  []compactEvent
+	sessionID string
+	vanished  bool  // the file was gone when its turn came
+	err       error // unreadable
+}
+
+// Find returns the .jsonl files under each root (a file is taken as is), sorted, with their
+// sizes. A root that does not exist is an error; problems below a root (a folder that cannot be
+// listed) are returned as unreadable results so the scan goes on.
+func Find(roots []string) (files []string, sizes []int64, problems []fileResult, err error) {
+	seen := map[string]bool{}
+	for _, root := range roots {
+		fi, err := os.Stat(root)
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("zoneline: %w; pass transcript files or folders, or set CLAUDE_CONFIG_DIR", err)
+		}
+		if !fi.IsDir() {
+			if !seen[root] {
+				seen[root] = true
+				files, sizes = append(files, root), append(sizes, fi.Size())
+			}
+			continue
+		}
+		walkErr := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				if path != root {
+					problems = append(problems, fileResult{path: path, err: err})
+					if d != nil && d.IsDir() {
+						return fs.SkipDir
+					}
+					return nil
+				}
+				return err
+			}
+			if filepath.Ext(path) != ".jsonl" || seen[path] {
+				return nil
+			}
+			if d.IsDir() { // a folder named *.jsonl: not a transcript, and not readable as one
+				problems = append(problems, fileResult{path: path, err: errors.New("is a directory")})
+				return fs.SkipDir
+			}
+			info, err := d.Info()
+			if err != nil {
+				if errors.Is(err, fs.ErrNotExist) {
+					return nil // vanished between listing and stat: never seen
+				}
+				problems = append(problems, fileResult{path: path, err: err})
+				return nil
+			}
+			if !info.Mode().IsRegular() {
+				return nil
+			}
+			seen[path] = true
+			files, sizes = append(files, path), append(sizes, info.Size())
+			return nil
+		})
+		if walkErr != nil {
+			return nil, nil, nil, fmt.Errorf("zoneline: listing %s: %w", root, walkErr)
+		}
+	}
+	idx := make([]int, len(files))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.Slice(idx, func(a, b int) bool { return files[idx[a]] < files[idx[b]] })
+	sf, ss := make([]string, len(files)), make([]int64, len(files))
+	for i, j := range idx {
+		sf[i], ss[i] = files[j], sizes[j]
+	}
+	return sf, ss, problems, nil
+}
+
+// scanFiles reads every file with one worker per core, biggest files first so the workers
+// finish together, and returns the results in the order of files. progress, when not nil, is
+// called from the workers with the bytes read so far.
+func scanFiles(files []string, sizes []int64, workers int, progress func(read int64)) []fileResult {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = max(1, min(workers, len(files)))
+	order := make([]int, len(files))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return sizes[order[a]] > sizes[order[b]] })
+	results := make([]fileResult, len(files))
+	var (
+		next atomic.Int64
+		read atomic.Int64
+		wg   sync.WaitGroup
+	)
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w := newWorker()
+			for {
+				n := int(next.Add(1)) - 1
+				if n >= len(order) {
+					return
+				}
+				i := order[n]
+				w.report = func(delta int64) {
+					total := read.Add(delta)
+					if progress != nil {
+						progress(total)
+					}
+				}
+				results[i] = w.file(files[i], sizes[i])
+			}
+		}()
+	}
+	wg.Wait()
+	return results
+}
+
+// worker reads files one at a time with one line buffer.
+type worker struct {
+	br     *bufio.Reader
+	seed   maphash.Seed
+	report func(int64)
+	models map[string]string
+}
+
+// idSeed is shared so that the same message.id hashes the same in every worker.
+var idSeed = maphash.MakeSeed()
+
+func newWorker() *worker {
+	return &worker{br: bufio.NewReaderSize(nil, MaxLine), seed: idSeed}
+}
+
+var (
+	usageKey      = []byte(`"usage"`)
+	compactMarker = []byte("compact_boundary")
+)
+
+// file reads one transcript. It never fails: problems are recorded in the result.
+func (w *worker) file(path string, size int64) fileResult {
+	r := fileResult{path: path, size: size}
+	f, err := os.Open(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			r.vanished = true
+		} else {
+			r.err = err
+		}
+		return r
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		if err == nil {
+			err = errors.New("not a regular file")
+		}
+		r.err = err
+		return r
+	}
+	w.models = map[string]string{}
+	w.br.Reset(f)
+	var pending int64
+	for {
+		line, err := w.br.ReadSlice('\n')
+		n := int64(len(line))
+		if errors.Is(err, bufio.ErrBufferFull) {
+			r.huge++
+			for errors.Is(err, bufio.ErrBufferFull) { // skip the rest of the line
+				line, err = w.br.ReadSlice('\n')
+				n += int64(len(line))
+			}
+			line = nil
+		}
+		if len(line) > 0 {
+			r.lines++
+			w.line(&r, line)
+		}
+		r.read += n
+		if pending += n; pending >= progressEvery && w.report != nil {
+			w.report(pending)
+			pending = 0
+		}
+		if err != nil {
+			if !errors.Is(err, io.EOF) {
+				r.err = err
+			}
+			break
+		}
+	}
+	if w.report != nil && pending > 0 {
+		w.report(pending)
+	}
+	return r
+}
+
+// line handles one line. Only assistant records with usage and compact_boundary records
+// matter. A line whose type is given early and is neither (user prompts and tool results:
+// most of the bytes) is passed over after its first keys; every other line needs a fixed
+// marker ("usage" or compact_boundary), found by a vectorised search, before it is decoded
+// by transcript.ParseRecord. Neither shortcut can drop a record ParseRecord would accept as
+// an assistant reply with usage or a compaction, except a line whose early "type" is repeated
+// later with another value, which Claude Code never writes.
+func (w *worker) line(r *fileResult, line []byte) {
+	if typ, ok := leadingType(line); ok && string(typ) != "assistant" && string(typ) != "system" {
+		return
+	}
+	if !bytes.Contains(line, usageKey) && !bytes.Contains(line, compactMarker) {
+		return
+	}
+	rec, ok := transcript.ParseRecord(line)
+	if !ok {
+		r.bad++
+		return
+	}
+	if r.sessionID == "" && rec.SessionID != "" {
+		r.sessionID = rec.SessionID
+	}
+	switch {
+	case rec.IsCompactBoundary():
+		if rec.Sidechain || rec.Compaction == nil {
+			return
+		}
+		r.compacts = append(r.compacts, compactEvent{at: len(r.turns), c: *rec.Compaction})
+	case rec.Type == "assistant":
+		if rec.Sidechain || rec.Usage == nil || rec.Model == "" || rec.Model == transcript.SyntheticModel {
+			return
+		}
+		model, ok := w.models[rec.Model]
+		if !ok {
+			model = rec.Model
+			w.models[model] = model
+		}
+		t := turn{ctx: rec.Usage.Context(), model: model}
+		if rec.MessageID != "" {
+			t.id = maphash.String(w.seed, rec.MessageID) | 1 // never 0
+		}
+		if !rec.Time.IsZero() {
+			t.ms = rec.Time.UnixMilli()
+		}
+		r.turns = append(r.turns, t)
+	}
+}
