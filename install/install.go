@@ -1,0 +1,907 @@
+// Package install merges zoneline into Claude Code's settings.json and takes it out again.
+//
+// Install adds the statusLine command and `zoneline hook` for UserPromptSubmit, PreCompact,
+// PostCompact and SessionStart (matcher "compact"), installs the skills, and writes a default
+// config. It keeps every other key, value and hook, the file's key order and indentation (an
+// untouched value is written back byte for byte), writes a backup beside the file before the
+// first change, and writes atomically. A second run changes nothing.
+//
+// Our entries are identified by their command, not by position: the program's base name is
+// zoneline (zoneline.exe) and its first argument is "hook" or "statusline". What install did
+// that uninstall cannot see in the file — the foreign statusLine it replaced, the keys it
+// created, the skill files it wrote and their hashes, the config it wrote — is kept in an
+// install record beside the settings file, RecordName. The record lives with the file it
+// describes, so it survives a change of state dir and `uninstall --purge`.
+package install
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/zoneline/zoneline/config"
+)
+
+// Names of the files install keeps beside settings.json.
+const (
+	RecordName   = "zoneline-install.json" // what install did, for uninstall
+	BackupSuffix = ".zoneline-backup"      // settings.json.zoneline-backup: the file before the first change
+	recordLimit  = 1 << 20                 // largest install record read
+	settingsMax  = 16 << 20                // largest settings file edited
+	HookTimeout  = 10                      // seconds Claude Code gives each zoneline hook
+	recordFormat = 1                       // the install record's version
+	binaryName   = "zoneline"              // the program name that marks our commands
+	skillMarker  = "SKILL.md"              // a skill dir holds this file
+	newFileMode  = 0o600                   // mode of a settings file install creates
+	skillMode    = 0o644                   // mode of installed skill files
+)
+
+// Subcommands our entries run.
+const (
+	SubStatusline = "statusline"
+	SubHook       = "hook"
+)
+
+// HookEntry is one hook registration: an event and its matcher ("" for none).
+type HookEntry struct{ Event, Matcher string }
+
+// Hooks are the events zoneline registers `zoneline hook` for.
+var Hooks = []HookEntry{
+	{"UserPromptSubmit", ""},
+	{"PreCompact", ""},
+	{"PostCompact", ""},
+	{"SessionStart", "compact"},
+}
+
+// Actions a Change reports.
+const (
+	Added     = "added"
+	Present   = "already present"
+	Skipped   = "skipped"
+	Updated   = "updated"
+	Replaced  = "replaced"
+	Removed   = "removed"
+	Restored  = "restored"
+	NotFound  = "not present"
+	Kept      = "kept"
+	Unchanged = "unchanged"
+)
+
+// Change is one line of the report: what, what happened, and a detail.
+type Change struct {
+	Item   string // "statusLine", "hook UserPromptSubmit", "skill /compact-prep", "config"
+	Action string // Added, Present, Skipped, …
+	Detail string
+}
+
+// Options say what to install where.
+type Options struct {
+	Settings  string // settings.json to edit
+	ClaudeDir string // skills go to <ClaudeDir>/skills/<name>/
+	Bin       string // absolute path of the zoneline binary the entries run
+	GOOS      string // the platform the command lines are for (runtime.GOOS)
+	Skills    fs.FS  // the skills to install: every top-level dir holding SKILL.md; nil for none
+	Config    string // zoneline's config file, written from the template when missing; "" skips
+	StateDir  string // zoneline's state dir (uninstall --purge)
+	Force     bool   // replace a foreign statusLine, overwrite modified skill files
+	DryRun    bool   // change nothing; Result.Diff says what would change
+	Purge     bool   // uninstall: remove the config and state too
+	Now       func() time.Time
+}
+
+// Result is what Install or Uninstall did (or, with DryRun, would do).
+type Result struct {
+	Settings string
+	Changes  []Change
+	Diff     string // unified diff of settings.json
+	Backup   string // the backup written before the first change, if any
+	Record   string // the install record's path
+}
+
+func (r *Result) add(item, action, format string, args ...any) {
+	r.Changes = append(r.Changes, Change{Item: item, Action: action, Detail: fmt.Sprintf(format, args...)})
+}
+
+// Record is the install record kept beside settings.json (RecordName).
+type Record struct {
+	Version         int               `json:"version"`
+	Binary          string            `json:"binary"`
+	Settings        string            `json:"settings"`
+	Installed       time.Time         `json:"installed"`
+	SettingsCreated bool              `json:"settings_created,omitempty"` // the file did not exist
+	SettingsEmpty   *string           `json:"settings_empty,omitempty"`   // the file held only this whitespace
+	Created         []string          `json:"created,omitempty"`          // keys install created: "statusLine", "hooks", "hooks.PreCompact"
+	ReplacedStatus  string            `json:"replaced_statusline,omitempty"`
+	Skills          map[string]string `json:"skills,omitempty"` // installed file → sha256
+	Config          string            `json:"config,omitempty"` // the config file install wrote
+}
+
+// CommandLine returns the command Claude Code runs for sub: the binary's path, quoted when it
+// needs it, then sub. For Windows it uses forward slashes, which PowerShell, cmd and Git Bash
+// all accept, and double quotes.
+func CommandLine(bin, sub, goos string) string {
+	if goos == "windows" {
+		bin = strings.ReplaceAll(bin, `\`, "/")
+		if strings.ContainsAny(bin, " \t&()'`;,$@{}[]") {
+			bin = `"` + bin + `"`
+		}
+		return bin + " " + sub
+	}
+	if bin == "" || strings.IndexFunc(bin, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+=:@%,", r))
+	}) >= 0 {
+		bin = "'" + strings.ReplaceAll(bin, "'", `'\''`) + "'"
+	}
+	return bin + " " + sub
+}
+
+// IsOurs reports whether command runs zoneline's sub: its program (after any VAR=value
+// prefixes or PowerShell's call operator) has the base name zoneline or zoneline.exe, and its
+// first argument is sub.
+func IsOurs(command, sub string) bool {
+	w := words(command)
+	for len(w) > 0 && (w[0] == "&" || isAssignment(w[0])) {
+		w = w[1:]
+	}
+	if len(w) < 2 || w[1] != sub {
+		return false
+	}
+	base := w[0][strings.LastIndexAny(w[0], `/\`)+1:]
+	if len(base) > 4 && strings.EqualFold(base[len(base)-4:], ".exe") {
+		base = base[:len(base)-4]
+	}
+	return base == binaryName
+}
+
+func isAssignment(w string) bool {
+	i := strings.IndexByte(w, '=')
+	if i <= 0 {
+		return false
+	}
+	for _, r := range w[:i] {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// words splits a command line on blanks, honouring single and double quotes and backslash
+// escapes outside single quotes (enough to find the program and its first argument).
+func words(s string) []string {
+	var out []string
+	var cur strings.Builder
+	in := false
+	var q rune
+	for i := 0; i < len(s); i++ {
+		c := rune(s[i])
+		switch {
+		case q == '\'':
+			if c == '\'' {
+				q = 0
+			} else {
+				cur.WriteRune(c)
+			}
+		case q == '"':
+			if c == '"' {
+				q = 0
+			} else {
+				cur.WriteByte(s[i])
+			}
+		case c == '\'' || c == '"':
+			q, in = c, true
+		case c == ' ' || c == '\t' || c == '\n':
+			if in {
+				out = append(out, cur.String())
+				cur.Reset()
+				in = false
+			}
+		case c == '\\' && i+1 < len(s) && (s[i+1] == ' ' || s[i+1] == '"' || s[i+1] == '\''):
+			cur.WriteByte(s[i+1])
+			i++
+			in = true
+		default:
+			cur.WriteByte(s[i])
+			in = true
+		}
+	}
+	if in {
+		out = append(out, cur.String())
+	}
+	return out
+}
+
+// RecordPath returns the install record's path for a settings file.
+func RecordPath(settings string) string {
+	return filepath.Join(filepath.Dir(settings), RecordName)
+}
+
+// LoadRecord reads the install record beside settings; nil when there is none.
+func LoadRecord(settings string) (*Record, error) {
+	data, err := readLimited(RecordPath(settings), recordLimit)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var r Record
+	if err := json.Unmarshal(data, &r); err != nil {
+		return nil, fmt.Errorf("zoneline: %s: %v; delete it to start afresh", RecordPath(settings), err)
+	}
+	return &r, nil
+}
+
+// settingsFile is a settings file read for editing.
+type settingsFile struct {
+	path   string // the real file (symlinks resolved), where the write goes
+	exists bool
+	data   []byte
+	mode   fs.FileMode
+	doc    *Document
+}
+
+func readSettings(p string) (*settingsFile, error) {
+	sf := &settingsFile{path: p, mode: newFileMode}
+	if real, err := filepath.EvalSymlinks(p); err == nil {
+		sf.path = real // a dotfiles symlink stays a symlink: write its target
+	}
+	fi, err := os.Stat(sf.path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return nil, fmt.Errorf("zoneline: %v", err)
+	case !fi.Mode().IsRegular():
+		return nil, fmt.Errorf("zoneline: %s is not a regular file", p)
+	default:
+		sf.exists, sf.mode = true, fi.Mode().Perm()
+		if sf.data, err = readLimited(sf.path, settingsMax); err != nil {
+			return nil, fmt.Errorf("zoneline: reading %s: %v", p, err)
+		}
+	}
+	doc, err := Parse(p, sf.data)
+	if err != nil {
+		return nil, err
+	}
+	if doc.Root != nil && doc.Root.Kind != Object {
+		return nil, doc.ErrorAt(doc.Root, "settings.json holds "+kindName(doc.Root.Kind)+", not an object: fix it by hand")
+	}
+	sf.doc = doc
+	return sf, nil
+}
+
+func kindName(k Kind) string {
+	return [...]string{"null", "a boolean", "a number", "a string", "an array", "an object"}[k]
+}
+
+// Install merges zoneline into o.Settings, installs the skills and writes the config. With
+// o.DryRun it changes nothing and returns the diff it would apply. A settings file it cannot
+// keep whole (invalid JSON, comments) is a *ParseError and nothing is changed.
+func Install(o Options) (*Result, error) {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	res := &Result{Settings: o.Settings, Record: RecordPath(o.Settings)}
+	sf, err := readSettings(o.Settings)
+	if err != nil {
+		return nil, err
+	}
+	rec, err := LoadRecord(o.Settings)
+	if err != nil {
+		return nil, err
+	}
+	fresh := rec == nil
+	if fresh {
+		rec = &Record{Version: recordFormat, Skills: map[string]string{}}
+	}
+	if rec.Skills == nil {
+		rec.Skills = map[string]string{}
+	}
+	doc := sf.doc
+	if doc.Root == nil {
+		doc.Root = Obj()
+		if fresh {
+			if !sf.exists {
+				rec.SettingsCreated = true
+			} else {
+				ws := string(sf.data)
+				rec.SettingsEmpty = &ws
+			}
+		}
+	}
+	root := doc.Root
+	created := func(key string) {
+		if !slices.Contains(rec.Created, key) {
+			rec.Created = append(rec.Created, key)
+		}
+	}
+
+	// statusLine
+	want := Obj("type", "command", "command", CommandLine(o.Bin, SubStatusline, o.GOOS), "padding", 0)
+	switch cur := root.Get("statusLine"); {
+	case cur == nil:
+		root.Set("statusLine", want)
+		created("statusLine")
+		res.add("statusLine", Added, "%s", want.Get("command").Str)
+	case IsOurs(cur.Get("command").Text(), SubStatusline):
+		if c := cur.Get("command"); c.Text() == want.Get("command").Str {
+			res.add("statusLine", Present, "%s", c.Str)
+		} else {
+			cur.Set("command", want.Get("command"))
+			res.add("statusLine", Updated, "was %s", c.Text())
+		}
+	case !o.Force:
+		res.add("statusLine", Skipped, "someone else's status line is set (%s); `zoneline install --force` replaces it and uninstall puts it back", describe(cur))
+	default:
+		rec.ReplacedStatus = cur.Raw()
+		root.Set("statusLine", want)
+		res.add("statusLine", Replaced, "was %s (kept in %s for uninstall)", describe(cur), RecordName)
+	}
+
+	// hooks
+	hooks := root.Get("hooks")
+	if hooks == nil {
+		hooks = Obj()
+		root.Set("hooks", hooks)
+		created("hooks")
+	} else if hooks.Kind != Object {
+		return nil, doc.ErrorAt(hooks, `"hooks" is `+kindName(hooks.Kind)+`, not an object: fix it by hand`)
+	}
+	cmd := CommandLine(o.Bin, SubHook, o.GOOS)
+	for _, h := range Hooks {
+		item := "hook " + h.Event
+		if h.Matcher != "" {
+			item += " (" + h.Matcher + ")"
+		}
+		arr := hooks.Get(h.Event)
+		if arr == nil {
+			arr = FromValue([]*Node{})
+			hooks.Set(h.Event, arr)
+			created("hooks." + h.Event)
+		} else if arr.Kind != Array {
+			return nil, doc.ErrorAt(arr, fmt.Sprintf("hooks.%s is %s, not an array: fix it by hand", h.Event, kindName(arr.Kind)))
+		}
+		if e := findOurs(arr, SubHook); e != nil {
+			old := e.Get("command").Text()
+			t := e.Get("timeout")
+			if old == cmd && t != nil && t.Kind == Number && t.Num.String() == fmt.Sprint(HookTimeout) {
+				res.add(item, Present, "%s", cmd)
+				continue
+			}
+			e.Set("command", FromValue(cmd))
+			e.Set("timeout", FromValue(HookTimeout))
+			res.add(item, Updated, "was %s", old)
+			continue
+		}
+		entry := Obj("type", "command", "command", cmd, "timeout", HookTimeout)
+		var group *Node
+		if h.Matcher != "" {
+			group = Obj("matcher", h.Matcher, "hooks", []*Node{entry})
+		} else {
+			group = Obj("hooks", []*Node{entry})
+		}
+		arr.Elems = append(arr.Elems, group)
+		res.add(item, Added, "%s (timeout %ds)", cmd, HookTimeout)
+	}
+	if len(hooks.Members) == 0 {
+		root.Delete("hooks")
+	}
+
+	newData := doc.Bytes()
+	changed := !sf.exists || !bytes.Equal(newData, sf.data)
+	if changed {
+		res.Diff = UnifiedDiff(diffName(o.Settings, sf.exists, "a"), diffName(o.Settings, true, "b"), sf.data, newData)
+	}
+
+	// skills and config: planned first, written after settings.
+	type write struct {
+		path string
+		data []byte
+	}
+	var writes []write
+	skills, err := listSkills(o.Skills)
+	if err != nil {
+		return nil, err
+	}
+	for _, sk := range skills {
+		item := "skill /" + sk.name
+		dir := filepath.Join(o.ClaudeDir, "skills", sk.name)
+		var actions []string
+		for _, f := range sk.files {
+			dst := filepath.Join(dir, filepath.FromSlash(f.rel))
+			have, err := readLimited(dst, settingsMax)
+			switch {
+			case errors.Is(err, fs.ErrNotExist):
+				writes = append(writes, write{dst, f.data})
+				rec.Skills[dst] = hash(f.data)
+				actions = append(actions, Added)
+			case err != nil:
+				return nil, fmt.Errorf("zoneline: %v", err)
+			case bytes.Equal(have, f.data):
+				rec.Skills[dst] = hash(f.data)
+				actions = append(actions, Present)
+			case rec.Skills[dst] == hash(have) || o.Force:
+				writes = append(writes, write{dst, f.data})
+				rec.Skills[dst] = hash(f.data)
+				actions = append(actions, Updated)
+			default:
+				actions = append(actions, Skipped)
+			}
+		}
+		switch {
+		case slices.Contains(actions, Skipped):
+			res.add(item, Skipped, "%s differs from zoneline's and was not written by this install (or was edited since): `zoneline install --force` overwrites it", dir)
+		case slices.Contains(actions, Updated):
+			res.add(item, Updated, "%s", dir)
+		case slices.Contains(actions, Added):
+			res.add(item, Added, "%s", dir)
+		default:
+			res.add(item, Present, "%s", dir)
+		}
+	}
+	if o.Config != "" {
+		if _, err := os.Stat(o.Config); errors.Is(err, fs.ErrNotExist) {
+			writes = append(writes, write{o.Config, []byte(config.Template)})
+			rec.Config = o.Config
+			res.add("config", Added, "%s", o.Config)
+		} else {
+			res.add("config", Present, "%s", o.Config)
+		}
+	}
+	if o.DryRun || (!changed && len(writes) == 0) {
+		return res, nil
+	}
+
+	if changed {
+		if sf.exists {
+			b := sf.path + BackupSuffix
+			if _, err := os.Lstat(b); errors.Is(err, fs.ErrNotExist) {
+				if err := writeAtomic(b, sf.data, sf.mode); err != nil {
+					return nil, err
+				}
+				res.Backup = b
+			}
+		}
+		if err := writeAtomic(sf.path, newData, sf.mode); err != nil {
+			return nil, err
+		}
+	}
+	for _, w := range writes {
+		if err := os.MkdirAll(filepath.Dir(w.path), 0o755); err != nil {
+			return nil, fmt.Errorf("zoneline: %v", err)
+		}
+		mode := fs.FileMode(skillMode)
+		if w.path == o.Config {
+			mode = 0o600
+			if err := os.MkdirAll(filepath.Dir(w.path), 0o700); err != nil {
+				return nil, fmt.Errorf("zoneline: %v", err)
+			}
+		}
+		if err := writeAtomic(w.path, w.data, mode); err != nil {
+			return nil, err
+		}
+	}
+	rec.Version, rec.Binary, rec.Settings, rec.Installed = recordFormat, o.Bin, o.Settings, o.Now().UTC().Truncate(time.Second)
+	data, _ := json.MarshalIndent(rec, "", "  ")
+	if err := writeAtomic(res.Record, append(data, '\n'), 0o600); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// Uninstall takes out what Install added: our statusLine (putting back the one it replaced),
+// our hooks, the keys it created, the skill files it wrote when they are unchanged, and the
+// record. The config and state stay unless o.Purge.
+func Uninstall(o Options) (*Result, error) {
+	res := &Result{Settings: o.Settings, Record: RecordPath(o.Settings)}
+	sf, err := readSettings(o.Settings)
+	if err != nil {
+		return nil, err
+	}
+	rec, err := LoadRecord(o.Settings)
+	if err != nil {
+		return nil, err
+	}
+	createdByUs := func(key string) bool { return rec == nil || slices.Contains(rec.Created, key) }
+	doc := sf.doc
+	var newData []byte
+	changed := false
+	if root := doc.Root; root != nil {
+		switch cur := root.Get("statusLine"); {
+		case cur == nil:
+			res.add("statusLine", NotFound, "")
+		case !IsOurs(cur.Get("command").Text(), SubStatusline):
+			res.add("statusLine", Kept, "not zoneline's (%s)", describe(cur))
+		case rec != nil && rec.ReplacedStatus != "":
+			old, err := ParseValue([]byte(rec.ReplacedStatus))
+			if err != nil {
+				return nil, fmt.Errorf("zoneline: %s: the saved statusLine: %v", res.Record, err)
+			}
+			root.Set("statusLine", old)
+			res.add("statusLine", Restored, "%s", describe(old))
+		default:
+			root.Delete("statusLine")
+			res.add("statusLine", Removed, "")
+		}
+		if hooks := root.Get("hooks"); hooks != nil && hooks.Kind == Object {
+			removed := map[string]int{}
+			for i := 0; i < len(hooks.Members); i++ {
+				m := hooks.Members[i]
+				if m.Val.Kind != Array {
+					continue
+				}
+				n := removeOurs(m.Val, SubHook)
+				if n == 0 {
+					continue
+				}
+				removed[m.Key] += n
+				if len(m.Val.Elems) == 0 && createdByUs("hooks."+m.Key) {
+					hooks.Members = slices.Delete(hooks.Members, i, i+1)
+					i--
+				}
+			}
+			for _, h := range Hooks {
+				if removed[h.Event] > 0 {
+					res.add("hook "+h.Event, Removed, "")
+				} else {
+					res.add("hook "+h.Event, NotFound, "")
+				}
+			}
+			for ev, n := range removed {
+				if !slices.ContainsFunc(Hooks, func(h HookEntry) bool { return h.Event == ev }) {
+					res.add("hook "+ev, Removed, "%d zoneline entr%s", n, map[bool]string{true: "y", false: "ies"}[n == 1])
+				}
+			}
+			if len(hooks.Members) == 0 && len(removed) > 0 && createdByUs("hooks") {
+				root.Delete("hooks")
+			}
+		}
+		newData = doc.Bytes()
+		if len(root.Members) == 0 && rec != nil && (rec.SettingsCreated || rec.SettingsEmpty != nil) {
+			if rec.SettingsEmpty != nil {
+				newData = []byte(*rec.SettingsEmpty)
+			} else {
+				newData = nil // the file did not exist: remove it
+			}
+		}
+		// Back to what the backup holds? Then write the backup's own bytes: install re-encoded
+		// the containers it touched, and this puts their original layout back too.
+		if newData != nil {
+			if b, err := readLimited(sf.path+BackupSuffix, settingsMax); err == nil {
+				if bd, err := Parse(o.Settings, b); err == nil && bd.Root != nil && bd.Root.Canonical() == root.Canonical() {
+					newData = b
+				}
+			}
+		}
+		changed = !bytes.Equal(newData, sf.data) || (newData == nil && rec != nil && rec.SettingsCreated)
+	}
+	if changed {
+		res.Diff = UnifiedDiff(diffName(o.Settings, true, "a"), diffName(o.Settings, newData != nil, "b"), sf.data, newData)
+	}
+
+	// Skill files: removed when unchanged since install.
+	type skillState struct{ removed, kept, missing int }
+	skillDirs := map[string]*skillState{}
+	var removeFiles []string
+	if rec != nil {
+		for p, sum := range rec.Skills {
+			dir := filepath.Dir(p)
+			st := skillDirs[dir]
+			if st == nil {
+				st = &skillState{}
+				skillDirs[dir] = st
+			}
+			have, err := readLimited(p, settingsMax)
+			switch {
+			case errors.Is(err, fs.ErrNotExist):
+				st.missing++
+			case err == nil && hash(have) == sum:
+				removeFiles = append(removeFiles, p)
+				st.removed++
+			default:
+				st.kept++
+			}
+		}
+	} else if skills, err := listSkills(o.Skills); err == nil {
+		for _, sk := range skills { // no record: remove files identical to ours
+			for _, f := range sk.files {
+				p := filepath.Join(o.ClaudeDir, "skills", sk.name, filepath.FromSlash(f.rel))
+				dir := filepath.Dir(p)
+				if skillDirs[dir] == nil {
+					skillDirs[dir] = &skillState{}
+				}
+				if have, err := readLimited(p, settingsMax); err == nil && bytes.Equal(have, f.data) {
+					removeFiles = append(removeFiles, p)
+					skillDirs[dir].removed++
+				} else if err == nil {
+					skillDirs[dir].kept++
+				} else {
+					skillDirs[dir].missing++
+				}
+			}
+		}
+	}
+	dirs := make([]string, 0, len(skillDirs))
+	for d := range skillDirs {
+		dirs = append(dirs, d)
+	}
+	slices.Sort(dirs)
+	for _, d := range dirs {
+		st := skillDirs[d]
+		item := "skill /" + filepath.Base(d)
+		switch {
+		case st.kept > 0:
+			res.add(item, Kept, "%s was edited since install: remove it yourself if you no longer want it", d)
+		case st.removed > 0:
+			res.add(item, Removed, "%s", d)
+		default:
+			res.add(item, NotFound, "%s", d)
+		}
+	}
+	if o.Purge {
+		if o.Config != "" {
+			if _, err := os.Stat(o.Config); err == nil {
+				res.add("config", Removed, "%s", o.Config)
+			} else {
+				res.add("config", NotFound, "%s", o.Config)
+			}
+		}
+		if o.StateDir != "" {
+			res.add("state", Removed, "%s", o.StateDir)
+		}
+	} else {
+		if o.Config != "" {
+			res.add("config", Kept, "%s (--purge removes it)", o.Config)
+		}
+		if o.StateDir != "" {
+			res.add("state", Kept, "%s (--purge removes it)", o.StateDir)
+		}
+	}
+	if o.DryRun {
+		return res, nil
+	}
+
+	if changed {
+		if newData == nil {
+			if err := os.Remove(sf.path); err != nil {
+				return nil, fmt.Errorf("zoneline: %v", err)
+			}
+		} else if err := writeAtomic(sf.path, newData, sf.mode); err != nil {
+			return nil, err
+		}
+	}
+	for _, p := range removeFiles {
+		os.Remove(p)
+	}
+	for _, d := range dirs {
+		os.Remove(d) // only when empty
+	}
+	if len(dirs) > 0 {
+		os.Remove(filepath.Join(o.ClaudeDir, "skills")) // only when empty
+	}
+	if o.Purge {
+		if o.Config != "" {
+			os.Remove(o.Config)
+			os.Remove(filepath.Dir(o.Config)) // only when empty
+		}
+		if o.StateDir != "" {
+			if left := purgeState(o.StateDir); len(left) > 0 {
+				res.add("state", Kept, "%s also holds %s, which zoneline did not write", o.StateDir, strings.Join(left, ", "))
+			}
+		}
+	}
+	// The backup goes when the file is back to what it was; otherwise it stays and is named.
+	b := sf.path + BackupSuffix
+	if old, err := os.ReadFile(b); err == nil {
+		if now, err := os.ReadFile(sf.path); (err == nil && bytes.Equal(old, now)) || errors.Is(err, fs.ErrNotExist) {
+			os.Remove(b)
+		} else {
+			res.add("backup", Kept, "%s holds settings.json as it was before the first install", b)
+		}
+	}
+	os.Remove(res.Record)
+	return res, nil
+}
+
+// purgeState removes what zoneline keeps in the state dir and the dir when that empties it. It
+// returns the names of entries it left.
+func purgeState(dir string) []string {
+	for _, name := range []string{"sessions", "snapshots"} {
+		os.RemoveAll(filepath.Join(dir, name))
+	}
+	ents, _ := os.ReadDir(dir)
+	var left []string
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), "zoneline.log") || strings.HasPrefix(e.Name(), ".") && strings.Contains(e.Name(), ".tmp-") {
+			os.Remove(filepath.Join(dir, e.Name()))
+			continue
+		}
+		left = append(left, e.Name())
+	}
+	if len(left) == 0 {
+		os.Remove(dir)
+	}
+	return left
+}
+
+// findOurs returns the first hook entry in a hooks array that runs zoneline's sub.
+func findOurs(arr *Node, sub string) *Node {
+	for _, g := range arr.Elems {
+		hs := g.Get("hooks")
+		if hs == nil || hs.Kind != Array {
+			continue
+		}
+		for _, h := range hs.Elems {
+			if IsOurs(h.Get("command").Text(), sub) {
+				return h
+			}
+		}
+	}
+	return nil
+}
+
+// removeOurs removes zoneline's entries from a hooks array, and each group it empties. It
+// returns how many entries it removed.
+func removeOurs(arr *Node, sub string) int {
+	n := 0
+	groups := arr.Elems[:0]
+	for _, g := range arr.Elems {
+		hs := g.Get("hooks")
+		if hs == nil || hs.Kind != Array {
+			groups = append(groups, g)
+			continue
+		}
+		kept := hs.Elems[:0:0]
+		for _, h := range hs.Elems {
+			if IsOurs(h.Get("command").Text(), sub) {
+				n++
+				continue
+			}
+			kept = append(kept, h)
+		}
+		if len(kept) == len(hs.Elems) {
+			groups = append(groups, g)
+			continue
+		}
+		if len(kept) > 0 {
+			hs.Elems = kept
+			groups = append(groups, g)
+		}
+	}
+	arr.Elems = groups
+	return n
+}
+
+// describe names a statusLine value for the report.
+func describe(n *Node) string {
+	if c := n.Get("command").Text(); c != "" {
+		return c
+	}
+	s := n.Canonical()
+	if len(s) > 80 {
+		s = s[:79] + "…"
+	}
+	return s
+}
+
+func diffName(p string, exists bool, side string) string {
+	if !exists {
+		return "/dev/null"
+	}
+	return side + "/" + filepath.ToSlash(filepath.Base(p))
+}
+
+type skillFile struct {
+	rel  string
+	data []byte
+}
+
+type skill struct {
+	name  string
+	files []skillFile
+}
+
+// listSkills returns every top-level dir of fsys that holds SKILL.md, with all its files.
+func listSkills(fsys fs.FS) ([]skill, error) {
+	if fsys == nil {
+		return nil, nil
+	}
+	ents, err := fs.ReadDir(fsys, ".")
+	if err != nil {
+		return nil, fmt.Errorf("zoneline: reading the embedded skills: %v", err)
+	}
+	var out []skill
+	for _, e := range ents {
+		if !e.IsDir() {
+			continue
+		}
+		if _, err := fs.Stat(fsys, path.Join(e.Name(), skillMarker)); err != nil {
+			continue
+		}
+		sk := skill{name: e.Name()}
+		err := fs.WalkDir(fsys, e.Name(), func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			data, err := fs.ReadFile(fsys, p)
+			if err != nil {
+				return err
+			}
+			sk.files = append(sk.files, skillFile{rel: strings.TrimPrefix(p, e.Name()+"/"), data: data})
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("zoneline: reading the embedded skill %s: %v", e.Name(), err)
+		}
+		out = append(out, sk)
+	}
+	return out, nil
+}
+
+func hash(b []byte) string {
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
+}
+
+func readLimited(p string, limit int64) ([]byte, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if fi.Size() > limit {
+		return nil, fmt.Errorf("%s is larger than %d bytes", p, limit)
+	}
+	return os.ReadFile(p)
+}
+
+// writeAtomic writes data to p through a temp file in the same dir, fsync and rename, with
+// mode perm. The dir must exist or is created 0755 (settings dirs are not zoneline's to lock).
+func writeAtomic(p string, data []byte, perm fs.FileMode) error {
+	dir := filepath.Dir(p)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("zoneline: %v", err)
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(p)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("zoneline: writing %s: %v", p, err)
+	}
+	tmp := f.Name()
+	fail := func(err error) error {
+		f.Close()
+		os.Remove(tmp)
+		return fmt.Errorf("zoneline: writing %s: %v", p, err)
+	}
+	if err := f.Chmod(perm); err != nil {
+		return fail(err)
+	}
+	if _, err := f.Write(data); err != nil {
+		return fail(err)
+	}
+	if err := f.Sync(); err != nil {
+		return fail(err)
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("zoneline: writing %s: %v", p, err)
+	}
+	if err := os.Rename(tmp, p); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("zoneline: writing %s: %v", p, err)
+	}
+	return nil
+}
