@@ -56,6 +56,10 @@ type Command struct {
 	Description string // input.description; may be empty
 }
 
+// toolUseMarker is in every assistant record with a tool call, whatever
+// the JSON spacing: a prefilter before the second decode.
+var toolUseMarker = []byte(`"tool_use"`)
+
 // Tools whose input names a file they write.
 var fileTools = map[string]bool{"Write": true, "Edit": true, "MultiEdit": true, "NotebookEdit": true}
 
@@ -191,6 +195,9 @@ func (c *collector) line(line []byte) {
 		}
 		c.prompt(m.Message.Content, rec.Time)
 	case "assistant":
+		if !bytes.Contains(line, toolUseMarker) {
+			return
+		}
 		var m factMessage
 		if json.Unmarshal(line, &m) != nil {
 			return
