@@ -25,8 +25,8 @@ type item struct {
 
 // lineLayout is one line being laid out; its arrays keep a render from allocating for them.
 type lineLayout struct {
-	spanBuf [48]span
-	itemBuf [24]item
+	spanBuf [32]span
+	itemBuf [16]item
 	spans   []span
 	items   []item
 }
@@ -35,7 +35,11 @@ type lineLayout struct {
 // "\n", with no trailing newline. Unknown segment names are skipped, and so is a line with
 // nothing to show. With o.Width > 0 each line is fitted to o.Width cells.
 func Render(v View, o Options) string {
-	c := ctx{v: &v, g: glyphSet(o.Glyphs), bar: o.BarWidth, east: o.EastAsian}
+	// One allocation for everything a render needs (the view is reached through interfaces,
+	// so it would escape anyway).
+	st := &renderState{v: v}
+	c := &st.c
+	*c = ctx{v: &st.v, g: glyphSet(o.Glyphs), bar: o.BarWidth, east: o.EastAsian}
 	if c.bar <= 0 {
 		c.bar = DefaultBarWidth
 	}
@@ -50,26 +54,35 @@ func Render(v View, o Options) string {
 	if lines == nil {
 		lines = DefaultLines
 	}
-	r := renderer{c: &c, sep: sep, sgr: sgrTable(o.Profile), width: o.Width}
-	r.b.Grow(256)
-	var l lineLayout
+	r := &st.r
+	*r = renderer{c: c, sep: sep, sgr: sgrTable(o.Profile), width: o.Width}
+	r.b.Grow(512) // a coloured default line with a problem is ~400 bytes
+	l := &st.l
 	for _, names := range lines {
 		l.spans, l.items = l.spanBuf[:0], l.itemBuf[:0]
-		r.collect(&l, names)
+		r.collect(l, names)
 		if len(l.items) == 0 {
 			continue
 		}
 		limit := -1
 		if r.width > 0 {
-			limit = r.fit(&l)
+			limit = r.fit(l)
 		}
 		if r.lines > 0 {
 			r.b.WriteByte('\n')
 		}
 		r.lines++
-		r.emit(&l, limit)
+		r.emit(l, limit)
 	}
 	return r.b.String()
+}
+
+// renderState is the working memory of one Render.
+type renderState struct {
+	v View
+	c ctx
+	r renderer
+	l lineLayout
 }
 
 // renderer holds what is fixed for one Render call.
