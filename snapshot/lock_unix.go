@@ -9,15 +9,15 @@ import (
 	"time"
 )
 
-// LockName is the lock file a folder's writers share.
+// LockName is the lock file the snapshots folder's writers share.
 const LockName = ".lock"
 
-// Lock takes an exclusive flock on <dir>/.lock, waiting up to a second. The kernel drops it when
+// Lock takes an exclusive flock on the file at path (created 0600), waiting up to a second. The kernel drops it when
 // the holder dies, so a writer killed mid-write never blocks the next one. ok is false when the
 // lock could not be had in time; the caller may still go on, but must not clean temp files.
 // unlock is always safe to call.
-func Lock(dir string) (unlock func(), ok bool) {
-	f, err := os.OpenFile(filepath.Join(dir, LockName), os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0o600)
+func Lock(path string) (unlock func(), ok bool) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0o600)
 	if err != nil {
 		return func() {}, false
 	}
@@ -35,4 +35,4 @@ func Lock(dir string) (unlock func(), ok bool) {
 	}
 }
 
-func lock(dir string) (func(), bool) { return Lock(dir) }
+func lock(dir string) (func(), bool) { return Lock(filepath.Join(dir, LockName)) }
