@@ -51,6 +51,8 @@ var commands = []*Command{
 	{Name: "config", Short: "config init | check | show | path", Run: runConfig},
 	{Name: "hook", Short: "the hook command for every Claude Code hook event (payload on stdin)", Run: runHook},
 	{Name: "checkpoint", Short: "checkpoint path | show | verify | reconcile | template (the /compact-prep checkpoint)", Run: runCheckpoint},
+	{Name: "install", Short: "register zoneline in Claude Code's settings.json, install the skills (-project, -force, -dry-run)", Run: runInstall},
+	{Name: "uninstall", Short: "take out exactly what install added (-project, -purge, -dry-run)", Run: runUninstall},
 	{Name: "version", Short: "print the version", Run: runVersion},
 }
 

@@ -1,0 +1,139 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+
+	"github.com/zoneline/zoneline/install"
+	"github.com/zoneline/zoneline/skills"
+)
+
+// installOptions are the flags of `zoneline install` and `zoneline uninstall`.
+type installOptions struct {
+	project bool // .claude/settings.json of the current repository instead of the user's
+	force   bool // install: replace a foreign statusLine, overwrite edited skill files
+	dryRun  bool // print the diff, change nothing
+	purge   bool // uninstall: remove config and state too
+}
+
+func runInstall(e *Env, args []string) int {
+	fs := e.flags("install", "[-project] [-force] [-dry-run]")
+	var o installOptions
+	fs.BoolVar(&o.project, "project", false, "register in .claude/settings.json of the current repository instead of "+filepath.Join(e.Paths.ClaudeDir, "settings.json"))
+	fs.BoolVar(&o.force, "force", false, "replace another statusLine (uninstall puts it back) and overwrite edited skill files")
+	fs.BoolVar(&o.dryRun, "dry-run", false, "print the diff that would be applied and change nothing")
+	if code, ok := parse(fs, args); !ok {
+		return code
+	}
+	return e.install(o, false)
+}
+
+func runUninstall(e *Env, args []string) int {
+	fs := e.flags("uninstall", "[-project] [-purge] [-dry-run]")
+	var o installOptions
+	fs.BoolVar(&o.project, "project", false, "unregister from .claude/settings.json of the current repository")
+	fs.BoolVar(&o.purge, "purge", false, "also remove the config file and the state dir")
+	fs.BoolVar(&o.dryRun, "dry-run", false, "print the diff that would be applied and change nothing")
+	if code, ok := parse(fs, args); !ok {
+		return code
+	}
+	return e.install(o, true)
+}
+
+// installTarget returns the settings file and the Claude folder install works on.
+func (e *Env) installTarget(project bool) (settings, claudeDir string, err error) {
+	if !project {
+		return filepath.Join(e.Paths.ClaudeDir, "settings.json"), e.Paths.ClaudeDir, nil
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", "", fmt.Errorf("zoneline: %v", err)
+	}
+	for dir := wd; ; dir = filepath.Dir(dir) {
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			claude := filepath.Join(dir, ".claude")
+			return filepath.Join(claude, "settings.json"), claude, nil
+		}
+		if filepath.Dir(dir) == dir {
+			return "", "", fmt.Errorf("zoneline: --project: no git repository at or above %s; run it inside your project", wd)
+		}
+	}
+}
+
+// executable returns the absolute path of the running zoneline, symlinks resolved.
+func executable() (string, error) {
+	p, err := os.Executable()
+	if err != nil {
+		return "", fmt.Errorf("zoneline: cannot find my own binary: %v", err)
+	}
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		p = r
+	}
+	return filepath.Abs(p)
+}
+
+func (e *Env) install(o installOptions, uninstall bool) int {
+	settings, claudeDir, err := e.installTarget(o.project)
+	if err != nil {
+		fmt.Fprintln(e.Stderr, err)
+		return exitFail
+	}
+	bin, err := executable()
+	if err != nil {
+		fmt.Fprintln(e.Stderr, err)
+		return exitFail
+	}
+	opts := install.Options{
+		Settings: settings, ClaudeDir: claudeDir, Bin: bin, GOOS: runtime.GOOS,
+		Skills: skills.FS, Config: e.Paths.Config, StateDir: e.Paths.StateDir,
+		Force: o.force, DryRun: o.dryRun, Purge: o.purge, Now: e.Now,
+	}
+	verb := "install"
+	run := install.Install
+	if uninstall {
+		verb, run = "uninstall", install.Uninstall
+	}
+	res, err := run(opts)
+	if err != nil {
+		var pe *install.ParseError
+		if errors.As(err, &pe) {
+			fmt.Fprintf(e.Stderr, "zoneline: %v\nzoneline: %s changed nothing\n", err, verb)
+		} else {
+			fmt.Fprintln(e.Stderr, err)
+		}
+		return exitFail
+	}
+	printInstall(e.Stdout, verb, res, o.dryRun)
+	return exitOK
+}
+
+func printInstall(w io.Writer, verb string, res *install.Result, dryRun bool) {
+	fmt.Fprintf(w, "zoneline %s: %s\n", verb, res.Settings)
+	for _, c := range res.Changes {
+		fmt.Fprintf(w, "  %-16s %-28s %s\n", c.Action, c.Item, c.Detail)
+	}
+	switch {
+	case dryRun && res.Diff != "":
+		fmt.Fprintf(w, "\ndry run: nothing was written. The change to %s would be:\n%s", res.Settings, res.Diff)
+	case dryRun:
+		fmt.Fprintf(w, "\ndry run: nothing was written; %s would not change\n", res.Settings)
+	case res.Diff == "":
+		fmt.Fprintf(w, "settings unchanged\n")
+	default:
+		if res.Backup != "" {
+			fmt.Fprintf(w, "backup of the previous settings: %s\n", res.Backup)
+		}
+		if verb == "install" {
+			fmt.Fprintf(w, "install record (read by uninstall): %s\n", res.Record)
+		}
+	}
+	for _, c := range res.Changes {
+		if c.Action == install.Skipped {
+			fmt.Fprintf(w, "note: %s was skipped: %s\n", c.Item, c.Detail)
+		}
+	}
+}
