@@ -224,9 +224,10 @@ func TestPreview(t *testing.T) {
 	if code := e.Run([]string{"preview"}); code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	for _, w := range []string{"SMART 42k/200k", "WARN 96k/200k", "DUMB 142k/200k", "SMART 90k/1M", "WARN 180k/1M", "DUMB 310k/1M"} {
-		if !strings.Contains(out.String(), w) {
-			t.Errorf("preview lacks %q:\n%s", w, out.String())
+	lines := strings.Split(out.String(), "\n")
+	for i, w := range [][2]string{{"SMART", "42k/200k"}, {"WARN", "96k/200k"}, {"DUMB", "142k/200k"}, {"SMART", "90k/1M"}, {"WARN", "180k/1M"}, {"DUMB", "310k/1M"}} {
+		if l := lines[i+1]; !strings.Contains(l, w[0]) || !strings.Contains(l, w[1]) {
+			t.Errorf("preview line %d %q lacks %q", i+1, l, w)
 		}
 	}
 	if _, err := os.Stat(e.Paths.StateDir); err == nil {

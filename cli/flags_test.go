@@ -1,0 +1,5 @@
+package cli
+
+import "flag"
+
+var update = flag.Bool("update", false, "update golden files and scripts")
