@@ -1,0 +1,465 @@
+// Package doctor checks that zoneline works: the binary, its registration in Claude Code's
+// settings, the config, the state dir, what Claude Code last sent, notifications, the
+// auto-compact point and the log. Each check is a function returning Results; Render draws
+// them on one screen. Nothing here decides exit codes or reads flags: the caller does.
+package doctor
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/zoneline/zoneline/config"
+	"github.com/zoneline/zoneline/install"
+	"github.com/zoneline/zoneline/state"
+	"github.com/zoneline/zoneline/zones"
+)
+
+// Status is a check's verdict.
+type Status int
+
+// Statuses, from fine to broken.
+const (
+	OK   Status = iota
+	Info        // nothing to fix, worth knowing
+	Warn        // works, but something is off
+	Fail        // broken: doctor exits 1
+)
+
+// Tuning of what doctor reads.
+const (
+	LogLines        = 5              // last log lines shown
+	logTailBytes    = 64 << 10       // bytes read from the end of the log
+	RecentLog       = 24 * time.Hour // log lines younger than this make the log check a warning
+	sessionsScanned = 200            // session dirs read at most, newest first
+	settingsLimit   = 16 << 20
+)
+
+// Result is one line of the doctor's screen.
+type Result struct {
+	Name   string
+	Status Status
+	Detail string
+	Fix    string   // the next step, when there is one
+	More   []string // extra lines (log lines)
+}
+
+// Failed reports whether any result is Fail.
+func Failed(rs []Result) bool {
+	for _, r := range rs {
+		if r.Status == Fail {
+			return true
+		}
+	}
+	return false
+}
+
+// Binary checks the running binary and the zoneline found on PATH.
+func Binary(self, version, onPath string, lookErr error) Result {
+	r := Result{Name: "binary", Detail: fmt.Sprintf("%s (%s)", self, version)}
+	switch {
+	case lookErr != nil:
+		r.Status, r.Detail = Warn, r.Detail+", not on PATH"
+		r.Fix = "add " + filepath.Dir(self) + " to PATH (Claude Code runs the absolute path, so this only matters to you)"
+	case !sameFile(onPath, self):
+		r.Status = Warn
+		r.Detail += "; but the zoneline on PATH is " + onPath
+		r.Fix = "remove the other copy or put " + filepath.Dir(self) + " first in PATH"
+	default:
+		r.Detail += ", on PATH"
+	}
+	return r
+}
+
+func sameFile(a, b string) bool {
+	fa, err1 := os.Stat(a)
+	fb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
+}
+
+// Settings checks zoneline's entries in Claude Code's settings file: the statusLine and each
+// hook, present and running an existing zoneline (self, ideally). Hooks provided by an enabled
+// zoneline plugin count as present.
+func Settings(path, self string) []Result {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return []Result{{Name: "settings", Status: Fail, Detail: path + " does not exist", Fix: "run: zoneline install"}}
+	}
+	if err != nil {
+		return []Result{{Name: "settings", Status: Fail, Detail: err.Error()}}
+	}
+	doc, err := install.Parse(path, data)
+	if err != nil {
+		return []Result{{Name: "settings", Status: Fail, Detail: err.Error(), Fix: "fix the file; Claude Code ignores settings it cannot parse"}}
+	}
+	root := doc.Root
+	if root == nil || root.Kind != install.Object {
+		return []Result{{Name: "settings", Status: Fail, Detail: path + " holds no settings object", Fix: "run: zoneline install"}}
+	}
+	var out []Result
+	if v := root.Get("disableAllHooks"); v != nil && v.Kind == install.Bool && v.Bool {
+		out = append(out, Result{Name: "settings", Status: Fail, Detail: "disableAllHooks is true in " + path + ": no hook and no status line runs", Fix: "remove disableAllHooks"})
+	}
+	sl := root.Get("statusLine")
+	slRes := Result{Name: "statusLine"}
+	switch cmd := sl.Get("command").Text(); {
+	case sl == nil:
+		slRes.Status, slRes.Detail, slRes.Fix = Fail, "not set in "+path, "run: zoneline install"
+	case !install.IsOurs(cmd, install.SubStatusline):
+		slRes.Status, slRes.Detail, slRes.Fix = Fail, "another status line is set: "+cmd, "run: zoneline install --force (uninstall puts the old one back)"
+	default:
+		slRes = entryResult("statusLine", cmd, self)
+	}
+	out = append(out, slRes)
+
+	plugin := pluginEnabled(root)
+	hooks := root.Get("hooks")
+	for _, h := range install.Hooks {
+		name := "hook " + h.Event
+		cmd, found := findHook(hooks, h.Event)
+		switch {
+		case found:
+			out = append(out, entryResult(name, cmd, self))
+		case plugin != "":
+			out = append(out, Result{Name: name, Status: OK, Detail: "from the plugin " + plugin})
+		default:
+			out = append(out, Result{Name: name, Status: Fail, Detail: "not registered in " + path, Fix: "run: zoneline install"})
+		}
+	}
+	return out
+}
+
+// entryResult checks that an entry's command runs an existing zoneline, ideally self.
+func entryResult(name, cmd, self string) Result {
+	bin := program(cmd)
+	r := Result{Name: name, Detail: cmd}
+	switch {
+	case !filepath.IsAbs(bin) && !strings.Contains(bin, "/"):
+		r.Status = OK // found through PATH, as the plugin's hooks are
+	case !isExecutable(bin):
+		r.Status, r.Fix = Fail, bin+" does not exist: run zoneline install again from the binary you use"
+	case !sameFile(bin, self):
+		r.Status, r.Fix = Warn, "it runs another zoneline than this one ("+self+"): run zoneline install from the binary you want"
+	default:
+		r.Status = OK
+	}
+	return r
+}
+
+func isExecutable(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0
+}
+
+// program returns the program word of a command line written by install.CommandLine.
+func program(cmd string) string {
+	cmd = strings.TrimSpace(cmd)
+	if cmd == "" {
+		return ""
+	}
+	if q := cmd[0]; q == '\'' || q == '"' {
+		if i := strings.IndexByte(cmd[1:], q); i >= 0 {
+			return cmd[1 : i+1]
+		}
+	}
+	p, _, _ := strings.Cut(cmd, " ")
+	return p
+}
+
+func findHook(hooks *install.Node, event string) (string, bool) {
+	arr := hooks.Get(event)
+	if arr == nil || arr.Kind != install.Array {
+		return "", false
+	}
+	for _, g := range arr.Elems {
+		hs := g.Get("hooks")
+		if hs == nil || hs.Kind != install.Array {
+			continue
+		}
+		for _, h := range hs.Elems {
+			if c := h.Get("command").Text(); install.IsOurs(c, install.SubHook) {
+				return c, true
+			}
+		}
+	}
+	return "", false
+}
+
+// pluginEnabled returns the id of an enabled zoneline plugin ("zoneline@marketplace"), or "".
+func pluginEnabled(root *install.Node) string {
+	ep := root.Get("enabledPlugins")
+	if ep == nil || ep.Kind != install.Object {
+		return ""
+	}
+	for _, m := range ep.Members {
+		if strings.HasPrefix(m.Key, "zoneline@") && m.Val.Kind == install.Bool && m.Val.Bool {
+			return m.Key
+		}
+	}
+	return ""
+}
+
+// Config checks the config file: absent (defaults), valid, or broken with its position.
+func Config(path string) Result {
+	r := Result{Name: "config", Detail: path}
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		r.Status, r.Detail = Info, path+" does not exist: the defaults are in use"
+		r.Fix = "zoneline config init writes a commented one"
+		return r
+	}
+	if _, err := config.Load(path); err != nil {
+		r.Status, r.Detail = Fail, oneLine(err.Error())
+		r.Fix = "zoneline config check shows where; the status line shows ⚠ until it is fixed"
+		return r
+	}
+	r.Detail += " is valid"
+	return r
+}
+
+// StateDir checks that the state dir can be created and written.
+func StateDir(dir string) Result {
+	r := Result{Name: "state dir", Detail: dir}
+	if err := state.MkdirPrivate(dir); err != nil {
+		r.Status, r.Detail, r.Fix = Fail, oneLine(err.Error()), "make "+dir+" a writable directory or set ZONELINE_STATE_DIR"
+		return r
+	}
+	f, err := os.CreateTemp(dir, ".doctor-*")
+	if err != nil {
+		r.Status, r.Detail, r.Fix = Fail, oneLine(err.Error()), "make "+dir+" writable or set ZONELINE_STATE_DIR"
+		return r
+	}
+	f.Close()
+	os.Remove(f.Name())
+	r.Detail += " is writable"
+	return r
+}
+
+// LastSession returns the most recently updated session the statusline recorded, or nil.
+func LastSession(d state.Dir) *state.Session {
+	ents, err := os.ReadDir(filepath.Join(d.Root, "sessions"))
+	if err != nil {
+		return nil
+	}
+	type cand struct {
+		id string
+		t  time.Time
+	}
+	var cs []cand
+	for _, e := range ents {
+		if !e.IsDir() || !state.ValidSessionID(e.Name()) {
+			continue
+		}
+		fi, err := os.Stat(filepath.Join(d.Root, "sessions", e.Name(), state.SessionFileName))
+		if err != nil {
+			continue
+		}
+		cs = append(cs, cand{e.Name(), fi.ModTime()})
+	}
+	sort.Slice(cs, func(i, j int) bool { return cs[i].t.After(cs[j].t) })
+	var best *state.Session
+	for i, c := range cs {
+		if i >= sessionsScanned {
+			break
+		}
+		s, err := d.LoadSession(c.id)
+		if err != nil {
+			continue
+		}
+		if best == nil || s.Updated.After(best.Updated) {
+			best = s
+		}
+	}
+	return best
+}
+
+// Payloads reports the Claude Code version and the render time the statusline last recorded.
+func Payloads(s *state.Session, now time.Time) []Result {
+	if s == nil {
+		return []Result{{Name: "claude code", Status: Warn, Detail: "no status line render recorded yet", Fix: "start Claude Code; if this stays, the statusLine is not running (check disableAllHooks and the workspace trust)"}}
+	}
+	ago := age(now.Sub(s.Updated))
+	v := Result{Name: "claude code", Detail: fmt.Sprintf("version %s, last seen %s ago (session %s, %s)", orUnknown(s.Version), ago, s.ID[:8], orUnknown(s.Model))}
+	if s.Version == "" {
+		v.Status = Warn
+	}
+	r := Result{Name: "last render", Detail: fmt.Sprintf("%.1f ms", float64(s.RenderMicros)/1000)}
+	if s.RenderMicros > 50_000 {
+		r.Status, r.Fix = Warn, "slow: check the log below, and the transcript size"
+	}
+	return []Result{v, r}
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "unknown"
+	}
+	return s
+}
+
+func age(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d.Minutes()))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%dh", int(d.Hours()))
+	}
+	return fmt.Sprintf("%dd", int(d.Hours()/24))
+}
+
+// Notify describes the notification path: the companion binary and the session bus. sent is
+// the outcome of a test notification, nil when none was asked for (tested false).
+func Notify(enabled bool, companion string, findErr error, bus bool, tested bool, sent error) Result {
+	r := Result{Name: "notifications"}
+	switch {
+	case !enabled:
+		r.Status, r.Detail = Info, "off in the config ([notify] enabled = false)"
+		return r
+	case findErr != nil:
+		r.Status, r.Detail, r.Fix = Warn, oneLine(findErr.Error()), "run install.sh again: it installs zoneline-notify beside zoneline"
+		return r
+	case !bus:
+		r.Status, r.Detail = Warn, "no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS unset, no $XDG_RUNTIME_DIR/bus): no desktop notifications, the status line and the nudge still warn"
+		return r
+	}
+	r.Detail = companion + ", session bus present"
+	if tested {
+		if sent != nil {
+			r.Status, r.Detail, r.Fix = Fail, r.Detail+"; the test failed: "+oneLine(sent.Error()), "is a notification server running?"
+		} else {
+			r.Detail += "; a test notification was sent"
+		}
+	} else {
+		r.Fix = "zoneline doctor -notify sends a test"
+	}
+	return r
+}
+
+// AutoCompact describes the auto-compact point in force for a window, and what decided it.
+func AutoCompact(c zones.Compact, window int64) Result {
+	r := Result{Name: "auto-compact", Status: Info}
+	if !c.Enabled {
+		r.Detail = "off (" + c.Source + ")"
+		return r
+	}
+	r.Detail = fmt.Sprintf("at %s of a %s window (%s)", tokens(c.Point), tokens(window), c.Source)
+	if c.Estimate {
+		r.Detail += "; computed as Claude Code does, a server setting may move it"
+	}
+	return r
+}
+
+func tokens(n int64) string {
+	switch {
+	case n >= 1_000_000 && n%1_000_000 == 0:
+		return fmt.Sprintf("%dM", n/1_000_000)
+	case n >= 1000:
+		return fmt.Sprintf("%dk", (n+500)/1000)
+	}
+	return fmt.Sprint(n)
+}
+
+// Log returns the last lines of zoneline's log: a warning when the newest is recent.
+func Log(path string, now time.Time) Result {
+	r := Result{Name: "log", Detail: path}
+	lines, err := tail(path, LogLines)
+	if errors.Is(err, fs.ErrNotExist) || (err == nil && len(lines) == 0) {
+		r.Detail = "no errors logged (" + path + ")"
+		return r
+	}
+	if err != nil {
+		r.Status, r.Detail = Warn, oneLine(err.Error())
+		return r
+	}
+	r.More = lines
+	last := lines[len(lines)-1]
+	if ts, _, ok := strings.Cut(last, " "); ok {
+		if t, err := time.Parse(time.RFC3339, ts); err == nil {
+			r.Detail = fmt.Sprintf("%s: last entry %s ago", path, age(now.Sub(t)))
+			if now.Sub(t) < RecentLog {
+				r.Status = Warn
+			}
+		}
+	}
+	return r
+}
+
+// tail returns the last n lines of the file at path, reading at most logTailBytes.
+func tail(path string, n int) ([]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	off := max(fi.Size()-logTailBytes, 0)
+	if _, err := f.Seek(off, io.SeekStart); err != nil {
+		return nil, err
+	}
+	var lines []string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 64<<10), logTailBytes+1)
+	first := off > 0
+	for sc.Scan() {
+		if first { // a partial line
+			first = false
+			continue
+		}
+		if l := strings.TrimSpace(sc.Text()); l != "" {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return lines, sc.Err()
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// Render draws the results, one per line with its mark, the fix beneath, then a verdict.
+func Render(w io.Writer, rs []Result) {
+	marks := map[Status]string{OK: "✓", Info: "·", Warn: "!", Fail: "✗"}
+	width := 0
+	for _, r := range rs {
+		width = max(width, len(r.Name))
+	}
+	for _, r := range rs {
+		fmt.Fprintf(w, "%s %-*s  %s\n", marks[r.Status], width, r.Name, r.Detail)
+		pad := strings.Repeat(" ", width+4)
+		for _, m := range r.More {
+			fmt.Fprintf(w, "%s%s\n", pad, m)
+		}
+		if r.Fix != "" && r.Status != OK {
+			fmt.Fprintf(w, "%s→ %s\n", pad, r.Fix)
+		}
+	}
+	fails, warns := 0, 0
+	for _, r := range rs {
+		switch r.Status {
+		case Fail:
+			fails++
+		case Warn:
+			warns++
+		}
+	}
+	switch {
+	case fails > 0:
+		fmt.Fprintf(w, "\n%d broken, %d warning(s): fix the ✗ lines above.\n", fails, warns)
+	case warns > 0:
+		fmt.Fprintf(w, "\nworking, %d warning(s).\n", warns)
+	default:
+		fmt.Fprintln(w, "\nall good.")
+	}
+}

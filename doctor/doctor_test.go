@@ -1,0 +1,227 @@
+package doctor
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/zoneline/zoneline/install"
+	"github.com/zoneline/zoneline/state"
+	"github.com/zoneline/zoneline/zones"
+)
+
+func exe(t *testing.T, dir, name string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	os.MkdirAll(filepath.Dir(p), 0o755)
+	if err := os.WriteFile(p, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestSettings(t *testing.T) {
+	dir := t.TempDir()
+	self := exe(t, dir, "bin/zoneline")
+	other := exe(t, dir, "other/zoneline")
+	installed := func(bin string) string {
+		p := filepath.Join(t.TempDir(), "settings.json")
+		if _, err := install.Install(install.Options{Settings: p, ClaudeDir: filepath.Dir(p), Bin: bin, GOOS: "linux"}); err != nil {
+			t.Fatal(err)
+		}
+		b, _ := os.ReadFile(p)
+		return string(b)
+	}
+	tests := []struct {
+		name     string
+		settings string // "" = no file
+		want     map[string]Status
+	}{
+		{"absent", "", map[string]Status{"settings": Fail}},
+		{"invalid", "{\n  \"a\": ,\n}", map[string]Status{"settings": Fail}},
+		{"empty object", "{}", map[string]Status{"statusLine": Fail, "hook PreCompact": Fail}},
+		{"installed", installed(self), map[string]Status{"statusLine": OK, "hook UserPromptSubmit": OK, "hook SessionStart": OK}},
+		{"another binary", installed(other), map[string]Status{"statusLine": Warn, "hook PreCompact": Warn}},
+		{"gone binary", installed(filepath.Join(dir, "gone/zoneline")), map[string]Status{"statusLine": Fail, "hook PostCompact": Fail}},
+		{"foreign statusLine", `{"statusLine": {"type": "command", "command": "ccstatus"}}`, map[string]Status{"statusLine": Fail}},
+		{"plugin hooks", `{"statusLine": {"type": "command", "command": "` + self + ` statusline"}, "enabledPlugins": {"zoneline@zoneline": true}}`,
+			map[string]Status{"statusLine": OK, "hook PreCompact": OK}},
+		{"hooks disabled", `{"disableAllHooks": true}`, map[string]Status{"settings": Fail}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "settings.json")
+			if tt.settings != "" {
+				os.WriteFile(p, []byte(tt.settings), 0o644)
+			}
+			rs := Settings(p, self)
+			got := map[string]Result{}
+			for _, r := range rs {
+				got[strings.TrimSuffix(r.Name, "")] = r
+			}
+			for name, want := range tt.want {
+				r, ok := got[name]
+				if !ok {
+					t.Errorf("no %q result in %+v", name, rs)
+					continue
+				}
+				if r.Status != want {
+					t.Errorf("%s: status %d, want %d (%s)", name, r.Status, want, r.Detail)
+				}
+				if r.Status != OK && r.Fix == "" && name != "settings" {
+					t.Errorf("%s: no fix given", name)
+				}
+			}
+		})
+	}
+}
+
+func TestBinary(t *testing.T) {
+	dir := t.TempDir()
+	self := exe(t, dir, "a/zoneline")
+	other := exe(t, dir, "b/zoneline")
+	tests := []struct {
+		name   string
+		onPath string
+		err    error
+		want   Status
+	}{
+		{"on path", self, nil, OK},
+		{"not on path", "", errors.New("not found"), Warn},
+		{"shadowed", other, nil, Warn},
+	}
+	for _, tt := range tests {
+		if r := Binary(self, "v1", tt.onPath, tt.err); r.Status != tt.want {
+			t.Errorf("%s: %d, want %d: %s", tt.name, r.Status, tt.want, r.Detail)
+		}
+	}
+}
+
+func TestConfig(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.toml")
+	os.WriteFile(good, []byte("color = \"none\"\n"), 0o644)
+	bad := filepath.Join(dir, "bad.toml")
+	os.WriteFile(bad, []byte("color = \"none\"\ncolour = 1\n"), 0o644)
+	if r := Config(filepath.Join(dir, "none.toml")); r.Status != Info {
+		t.Errorf("absent: %+v", r)
+	}
+	if r := Config(good); r.Status != OK {
+		t.Errorf("good: %+v", r)
+	}
+	r := Config(bad)
+	if r.Status != Fail || !strings.Contains(r.Detail, "bad.toml:2:") {
+		t.Errorf("bad: want Fail with the position, got %+v", r)
+	}
+}
+
+func TestStateDir(t *testing.T) {
+	if r := StateDir(filepath.Join(t.TempDir(), "s")); r.Status != OK {
+		t.Errorf("%+v", r)
+	}
+	f := filepath.Join(t.TempDir(), "file")
+	os.WriteFile(f, nil, 0o600)
+	if r := StateDir(filepath.Join(f, "s")); r.Status != Fail {
+		t.Errorf("under a file: %+v", r)
+	}
+}
+
+func TestLastSessionAndPayloads(t *testing.T) {
+	d := state.Dir{Root: t.TempDir()}
+	now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+	if s := LastSession(d); s != nil {
+		t.Fatalf("empty dir: %+v", s)
+	}
+	if rs := Payloads(nil, now); rs[0].Status != Warn {
+		t.Errorf("no session: %+v", rs)
+	}
+	old := &state.Session{ID: "11111111-1111-1111-1111-111111111111", Version: "2.1.300", Updated: now.Add(-time.Hour), RenderMicros: 900}
+	newer := &state.Session{ID: "22222222-2222-2222-2222-222222222222", Version: "2.1.332", Model: "Opus 5.5", Updated: now.Add(-2 * time.Minute), RenderMicros: 1500}
+	for _, s := range []*state.Session{old, newer} {
+		if err := d.SaveSession(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := LastSession(d)
+	if s == nil || s.Version != "2.1.332" {
+		t.Fatalf("LastSession = %+v", s)
+	}
+	rs := Payloads(s, now)
+	if !strings.Contains(rs[0].Detail, "2.1.332") || !strings.Contains(rs[0].Detail, "2m ago") || rs[1].Detail != "1.5 ms" {
+		t.Errorf("Payloads = %+v", rs)
+	}
+}
+
+func TestNotify(t *testing.T) {
+	tests := []struct {
+		name    string
+		enabled bool
+		findErr error
+		bus     bool
+		tested  bool
+		sent    error
+		want    Status
+	}{
+		{"off", false, nil, true, false, nil, Info},
+		{"no companion", true, errors.New("zoneline: zoneline-notify not found"), true, false, nil, Warn},
+		{"no bus", true, nil, false, false, nil, Warn},
+		{"ready", true, nil, true, false, nil, OK},
+		{"test sent", true, nil, true, true, nil, OK},
+		{"test failed", true, nil, true, true, errors.New("exit status 1"), Fail},
+	}
+	for _, tt := range tests {
+		if r := Notify(tt.enabled, "/bin/zoneline-notify", tt.findErr, tt.bus, tt.tested, tt.sent); r.Status != tt.want {
+			t.Errorf("%s: %d, want %d (%s)", tt.name, r.Status, tt.want, r.Detail)
+		}
+	}
+}
+
+func TestAutoCompact(t *testing.T) {
+	c := zones.AutoCompact(zones.CompactInput{Window: 200_000})
+	r := AutoCompact(c, 200_000)
+	if !strings.Contains(r.Detail, "167k of a 200k window") {
+		t.Errorf("default: %q", r.Detail)
+	}
+	off := zones.AutoCompact(zones.CompactInput{Window: 200_000, EnvDisableAuto: "1"})
+	if r := AutoCompact(off, 200_000); !strings.HasPrefix(r.Detail, "off (") {
+		t.Errorf("disabled: %q", r.Detail)
+	}
+}
+
+func TestLog(t *testing.T) {
+	now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+	dir := t.TempDir()
+	p := filepath.Join(dir, "zoneline.log")
+	if r := Log(p, now); r.Status != OK {
+		t.Errorf("no log: %+v", r)
+	}
+	var b strings.Builder
+	for i := range 8 {
+		b.WriteString(now.Add(time.Duration(i-10)*time.Minute).Format(time.RFC3339) + " statusline: problem " + string(rune('a'+i)) + "\n")
+	}
+	os.WriteFile(p, []byte(b.String()), 0o600)
+	r := Log(p, now)
+	if r.Status != Warn || len(r.More) != LogLines || !strings.HasSuffix(r.More[LogLines-1], "problem h") {
+		t.Errorf("recent errors: %+v", r)
+	}
+	if r := Log(p, now.Add(48*time.Hour)); r.Status != OK {
+		t.Errorf("old errors: %+v", r)
+	}
+}
+
+func TestRender(t *testing.T) {
+	var b bytes.Buffer
+	rs := []Result{{Name: "binary", Detail: "/x"}, {Name: "statusLine", Status: Fail, Detail: "not set", Fix: "run: zoneline install"}}
+	Render(&b, rs)
+	want := "✓ binary      /x\n✗ statusLine  not set\n              → run: zoneline install\n\n1 broken, 0 warning(s): fix the ✗ lines above.\n"
+	if b.String() != want {
+		t.Errorf("got\n%q\nwant\n%q", b.String(), want)
+	}
+	if !Failed(rs) || Failed(rs[:1]) {
+		t.Errorf("Failed")
+	}
+}
