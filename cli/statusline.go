@@ -53,7 +53,8 @@ type rendered struct {
 	view    statusline.View
 	prep    int64 // prep threshold in tokens
 	session *state.Session
-	changed bool // session state differs from what is on disk
+	changed bool    // session state differs from what is on disk
+	warning warning // the warning loop's levels and policy (notify.go)
 }
 
 // render decodes, models and renders. It never fails: problems become View.Problems.
@@ -105,6 +106,8 @@ func (e *Env) render(data []byte, readErr error, cfg *config.Config, cfgErr erro
 		v.Zone = zones.Classify(tokens, thresholds)
 	}
 	prep, _ := zones.Prep(cfg.Prep(rule), thresholds, v.Window, v.Compact)
+	warning := warningFor(cfg, v, prep, known)
+	v.Tier = warning.hint()
 
 	if dir := p.Dir(); dir != "" {
 		v.Dir = filepath.Base(dir)
@@ -116,7 +119,7 @@ func (e *Env) render(data []byte, readErr error, cfg *config.Config, cfgErr erro
 	}
 
 	// Per-session state: compaction count (incremental scan), registry.
-	r := rendered{p: p, prep: prep}
+	r := rendered{p: p, prep: prep, warning: warning}
 	if state.ValidSessionID(p.SessionID) {
 		s, _ := e.State.LoadSession(p.SessionID)
 		before := *s
@@ -157,6 +160,7 @@ func (e *Env) afterRender(r rendered, took time.Duration) {
 			e.State.Log("statusline", "saving session: %v", err)
 		}
 	}
+	e.checkWarning(r)
 }
 
 // countCompactions advances the session's compaction count from its saved transcript offset.

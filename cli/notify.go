@@ -1,0 +1,120 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"os/exec"
+	"time"
+
+	"github.com/zoneline/zoneline/config"
+	"github.com/zoneline/zoneline/notify"
+	"github.com/zoneline/zoneline/statusline"
+)
+
+// warning is what the statusline's warning check needs from a render.
+type warning struct {
+	levels notify.Levels
+	policy notify.Policy
+	known  bool // the render knows the token count
+	tokens int64
+}
+
+// warningFor computes a render's warning levels and policy; it is pure.
+func warningFor(cfg *config.Config, v statusline.View, prep int64, known bool) warning {
+	return warning{
+		levels: notify.LevelsFor(v.Thresholds, prep, v.Compact, cfg.Warning.ImminentDistance),
+		policy: notify.PolicyFor(cfg),
+		known:  known,
+		tokens: v.Tokens,
+	}
+}
+
+// hint returns the View.Tier to show: the nudge tier the session has reached, "" for none.
+func (w warning) hint() string {
+	return notify.Hint(w.tokens, w.known, w.levels, w.policy).String()
+}
+
+// checkWarning runs the warning loop after the line is printed and the session saved: markers,
+// re-arming, the pending nudge, and the detached notifier. Problems go to the log only.
+func (e *Env) checkWarning(r rendered) {
+	sp := notify.Spawner{Getenv: e.Getenv, StateDir: e.State.Root}
+	spawned := false
+	res, err := notify.Check(e.State, notify.Input{
+		Session: r.session, Known: r.warning.known, Levels: r.warning.levels, Policy: r.warning.policy,
+		Now: e.Now(),
+		Spawn: func(n notify.Notification) error {
+			spawned = true
+			return sp.Spawn(n)
+		},
+	})
+	switch {
+	case errors.Is(err, notify.ErrNoBus):
+		e.State.Log("statusline", "notify: %v", err)
+	case err != nil:
+		e.State.Log("statusline", "warning: %v", err)
+	}
+	if len(res.Created) > 0 || res.Rearmed {
+		e.State.Log("statusline", "warning: session %s epoch %d: created %v, notified %q (spawned %t), re-armed %t",
+			r.session.ID, res.Epoch, res.Created, res.Notified.String(), spawned && err == nil, res.Rearmed)
+	}
+}
+
+// notifyTestTimeout bounds `zoneline notify --test` beyond the companion's own deadline.
+const notifyTestTimeout = notify.CompanionDeadline + 2*time.Second
+
+// runNotify is `zoneline notify --test`: one notification through the companion, in the
+// foreground, so a person can check that warnings reach their desktop.
+func runNotify(e *Env, args []string) int {
+	fs := e.flags("notify", "--test")
+	test := fs.Bool("test", false, "send one test notification now")
+	if code, ok := parse(fs, args); !ok {
+		return code
+	}
+	if !*test || fs.NArg() > 0 {
+		fs.Usage()
+		return exitUsage
+	}
+	cfg, err := config.Load(e.Paths.Config)
+	if err != nil {
+		fmt.Fprintf(e.Stderr, "zoneline: %v\n(the defaults are used; run 'zoneline config check')\n", err)
+	}
+	if !notify.HaveBus(e.Getenv) {
+		fmt.Fprintln(e.Stderr, notify.ErrNoBus.Error()+"; run this from your desktop session's terminal")
+		return exitFail
+	}
+	sp := notify.Spawner{Getenv: e.Getenv, StateDir: e.State.Root}
+	bin, err := sp.FindCompanion()
+	if err != nil {
+		fmt.Fprintln(e.Stderr, err)
+		return exitFail
+	}
+	n := notify.Notification{
+		Title:   "zoneline: test notification",
+		Body:    "Warnings before auto-compact will look like this. Next step in a real one: /compact-prep, then /compact.",
+		AppName: cfg.Notify.AppName, Urgency: cfg.Notify.Urgency,
+	}
+	cmd := exec.Command(bin, n.Args("")...)
+	cmd.Stdout, cmd.Stderr = e.Stderr, e.Stderr
+	if err := cmd.Start(); err != nil {
+		fmt.Fprintf(e.Stderr, "zoneline: starting %s: %v\n", bin, err)
+		return exitFail
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err = <-done:
+	case <-time.After(notifyTestTimeout):
+		cmd.Process.Kill()
+		err = fmt.Errorf("no answer after %s", notifyTestTimeout)
+	}
+	if err != nil {
+		fmt.Fprintf(e.Stderr, "zoneline: the test notification failed (%s): %v; is a notification daemon running?\n", bin, err)
+		return exitFail
+	}
+	if !cfg.Notify.Enabled {
+		fmt.Fprintln(e.Stdout, "sent (note: [notify] enabled = false, so warnings will not be sent)")
+		return exitOK
+	}
+	fmt.Fprintf(e.Stdout, "sent %q through %s: check your desktop\n", n.Title, bin)
+	return exitOK
+}

@@ -1,0 +1,60 @@
+package hook
+
+import (
+	"strings"
+
+	"github.com/zoneline/zoneline/notify"
+	"github.com/zoneline/zoneline/payload"
+	"github.com/zoneline/zoneline/state"
+)
+
+var _ = register("UserPromptSubmit", userPromptSubmit)
+
+// userPromptSubmit puts what the agent must know before this prompt into its context: the
+// restore after a compaction (restore.go) and the nudge to /compact-prep (nudge). With neither
+// it prints nothing; with no nudge pending the nudge costs one stat.
+func userPromptSubmit(c *Context, h *payload.Hook) (Output, error) {
+	var parts []string
+	if s := restoreText(c, h); s != "" {
+		parts = append(parts, s)
+	}
+	if s, ok := nudge(c, h); ok {
+		parts = append(parts, s)
+	}
+	if len(parts) == 0 {
+		return Output{}, nil
+	}
+	return AdditionalContext("UserPromptSubmit", strings.Join(parts, "\n\n")), nil
+}
+
+// restoreText is the restore-after-compaction part of the UserPromptSubmit answer; restore.go
+// replaces it.
+var restoreText = func(*Context, *payload.Hook) string { return "" }
+
+// nudge returns the /compact-prep nudge when a marker of this session waits undelivered, and
+// marks it delivered (exactly once, whatever races). A prompt that is itself /compact,
+// /compact-prep or a request for a checkpoint consumes the nudge without showing it.
+func nudge(c *Context, h *payload.Hook) (string, bool) {
+	if c.Config != nil && !c.Config.Warning.Nudge {
+		return "", false
+	}
+	if !state.ValidSessionID(h.SessionID) {
+		return "", false
+	}
+	m, err := notify.TakeNudge(c.State, h.SessionID)
+	if err != nil {
+		c.State.Log("hook", "UserPromptSubmit: nudge: %v", err)
+	}
+	if m == nil {
+		return "", false
+	}
+	if notify.Skip(h.Prompt) {
+		c.State.Log("hook", "UserPromptSubmit: nudge (%s) consumed: the prompt already asks for it", m.Tier)
+		return "", false
+	}
+	tmpl := ""
+	if c.Config != nil {
+		tmpl = c.Config.Warning.NudgeText
+	}
+	return notify.Text(tmpl, m), true
+}

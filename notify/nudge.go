@@ -1,0 +1,136 @@
+package notify
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/zoneline/zoneline/state"
+)
+
+// MaxNudge is the longest nudge put into the context, in runes: it stays in the history, and
+// Claude Code previews any additionalContext over 10,000 characters.
+const MaxNudge = 1000
+
+// DefaultNudge is the built-in nudge. Placeholders: {tokens} {zone} {to_compact} {window}
+// {model} {tier} {threshold}.
+const DefaultNudge = "zoneline: this session's context is {tokens} tokens ({zone} zone; auto-compact {to_compact}). " +
+	"Finish the current subtask, then run /compact-prep to write a checkpoint, and ask the user to run /compact."
+
+// Pending reports whether a nudge waits for the session's next prompt: one stat.
+func Pending(dir state.Dir, sessionID string) bool {
+	p, err := dir.SessionFile(sessionID, pendingName)
+	if err != nil {
+		return false
+	}
+	_, err = os.Lstat(p)
+	return err == nil
+}
+
+// TakeNudge claims the session's pending nudge and marks every undelivered nudge marker of the
+// current epoch delivered; it returns the highest of them. With no nudge pending it costs one
+// stat and returns nil. Of racing callers at most one gets each marker: the pending file is
+// claimed by rename and each delivery is an exclusive create.
+func TakeNudge(dir state.Dir, sessionID string) (*Marker, error) {
+	sdir, err := dir.Session(sessionID)
+	if err != nil {
+		return nil, err
+	}
+	pending := filepath.Join(sdir, pendingName)
+	if _, err := os.Lstat(pending); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	// Claim it first: a nudge marked pending after this stays pending for the next prompt.
+	claim := filepath.Join(sdir, fmt.Sprintf(".nudge-claim-%d-%d", os.Getpid(), time.Now().UnixNano()))
+	if err := os.Rename(pending, claim); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil // another prompt took it
+		}
+		return nil, err
+	}
+	defer os.Remove(claim)
+	sc, err := scan(sdir)
+	if err != nil {
+		return nil, err
+	}
+	var best *Marker
+	for _, t := range sc.markers { // highest first
+		if sc.delivered[t] {
+			continue
+		}
+		m, err := readMarker(sdir, sc.epoch, t)
+		if err != nil {
+			return best, err
+		}
+		if !m.Nudge {
+			continue
+		}
+		won, err := state.CreateExclusive(filepath.Join(sdir, fmt.Sprintf(deliverFmt, sc.epoch, t)), []byte(time.Now().UTC().Format(time.RFC3339)+"\n"))
+		if err != nil {
+			return best, err
+		}
+		if won && best == nil {
+			best = m
+		}
+	}
+	return best, nil
+}
+
+// Text renders a nudge from its marker: tmpl ("" = DefaultNudge) with its placeholders filled,
+// cut to MaxNudge runes.
+func Text(tmpl string, m *Marker) string {
+	if strings.TrimSpace(tmpl) == "" {
+		tmpl = DefaultNudge
+	}
+	toCompact := "is off"
+	if m.AutoCompact > 0 {
+		toCompact = "in ~" + Tokens(max(m.AutoCompact-m.Tokens, 0)) + " tokens"
+		if m.Tokens >= m.AutoCompact {
+			toCompact = "is due now"
+		}
+	}
+	r := strings.NewReplacer(
+		"{tokens}", Tokens(m.Tokens),
+		"{zone}", m.Zone,
+		"{to_compact}", toCompact,
+		"{window}", Tokens(m.Window),
+		"{model}", m.Model,
+		"{tier}", m.Tier,
+		"{threshold}", Tokens(m.Threshold),
+	)
+	s := r.Replace(tmpl)
+	if rs := []rune(s); len(rs) > MaxNudge {
+		s = string(rs[:MaxNudge-1]) + "…"
+	}
+	return s
+}
+
+// Skip reports whether a prompt already does what the nudge asks: /compact, /compact-prep, or
+// a request for a checkpoint. The nudge is then consumed without being shown.
+func Skip(prompt string) bool {
+	p := strings.ToLower(strings.TrimSpace(prompt))
+	if p == "/compact" || strings.HasPrefix(p, "/compact ") || strings.HasPrefix(p, "/compact-prep") {
+		return true
+	}
+	return strings.Contains(p, "checkpoint") || strings.Contains(p, "compact-prep")
+}
+
+// Tokens formats a token count for people: 950, 12k, 152k, 1.2M.
+func Tokens(n int64) string {
+	switch {
+	case n < 1000:
+		return strconv.FormatInt(n, 10)
+	case n < 999_500:
+		return strconv.FormatInt((n+500)/1000, 10) + "k"
+	}
+	s := strconv.FormatFloat(float64(n)/1e6, 'f', 1, 64)
+	return strings.TrimSuffix(s, ".0") + "M"
+}
