@@ -53,6 +53,7 @@ var commands = []*Command{
 	{Name: "checkpoint", Short: "checkpoint path | show | verify | reconcile | template (the /compact-prep checkpoint)", Run: runCheckpoint},
 	{Name: "install", Short: "register zoneline in Claude Code's settings.json, install the skills (-project, -force, -dry-run)", Run: runInstall},
 	{Name: "uninstall", Short: "take out exactly what install added (-project, -purge, -dry-run)", Run: runUninstall},
+	{Name: "notify", Short: "notify --test: send one desktop notification to check they reach you", Run: runNotify},
 	{Name: "version", Short: "print the version", Run: runVersion},
 }
 
