@@ -1,0 +1,92 @@
+package statusline
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"syscall"
+	"testing"
+
+	"github.com/muesli/termenv"
+)
+
+// helperEnv makes the test binary act as a tiny statusline process (see TestMain): "noop"
+// exits at once, "render" prints one default render as the statusline does, "runewidth"
+// measures one box-drawing rune with go-runewidth (the cost the renderer must not pay).
+const helperEnv = "ZONELINE_STATUSLINE_HELPER"
+
+func TestMain(m *testing.M) {
+	switch os.Getenv(helperEnv) {
+	case "noop":
+		os.Exit(0)
+	case "render":
+		fmt.Print(Render(fitView(), Options{Profile: termenv.ANSI256, Width: 198}))
+		os.Exit(0)
+	case "runewidth":
+		fmt.Print(cond(false).StringWidth("│")) // U+2502: the first rune ≥ U+0300 builds the table
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// runHelper runs the test binary in helper mode and returns its minor page faults.
+func runHelper(t testing.TB, mode string) int64 {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Skip(err)
+	}
+	cmd := exec.Command(exe)
+	cmd.Env = append(os.Environ(), helperEnv+"="+mode, "RUNEWIDTH_EASTASIAN=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("helper %s: %v\n%s", mode, err, out)
+	}
+	ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	if !ok {
+		t.Skip("no rusage on this platform")
+	}
+	return ru.Minflt
+}
+
+// minFaults returns the fewest minor page faults of n runs (the least noisy reading).
+func minFaults(t testing.TB, mode string, n int) int64 {
+	best := int64(-1)
+	for range n {
+		if f := runHelper(t, mode); best < 0 || f < best {
+			best = f
+		}
+	}
+	return best
+}
+
+// TestStartupSkipsRunewidthTable guards the measured pitfall: go-runewidth builds a 2.2 MB
+// table on its first rune ≥ U+0300 (+1.4 ms and ~550 page faults per process). A statusline
+// process that renders the default line must stay near a process that does nothing; the
+// "runewidth" helper shows the check would see the table.
+func TestStartupSkipsRunewidthTable(t *testing.T) {
+	if runtime.GOOS != "linux" || testing.Short() {
+		t.Skip("page-fault check runs on linux without -short")
+	}
+	noop := minFaults(t, "noop", 5)
+	render := minFaults(t, "render", 5)
+	table := minFaults(t, "runewidth", 5)
+	t.Logf("minor page faults: noop %d, render %d, go-runewidth table %d", noop, render, table)
+	if table-noop < 300 {
+		t.Skipf("go-runewidth's table costs only %d faults here: the check cannot tell", table-noop)
+	}
+	if render-noop > 100 {
+		t.Errorf("rendering costs %d page faults over a no-op process (the go-runewidth table is %d)", render-noop, table-noop)
+	}
+}
+
+// BenchmarkStartup runs whole processes: the bare test binary exiting, and the same binary
+// rendering the default line once. The difference is what Render adds to a statusline run.
+func BenchmarkStartup(b *testing.B) {
+	for _, mode := range []string{"noop", "render", "runewidth"} {
+		b.Run(mode, func(b *testing.B) {
+			for b.Loop() {
+				runHelper(b, mode)
+			}
+		})
+	}
+}
