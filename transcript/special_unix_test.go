@@ -61,4 +61,3 @@ func TestSpecialFilesFailFast(t *testing.T) {
 		})
 	}
 }
-
