@@ -1,0 +1,280 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/muesli/termenv"
+
+	"github.com/zoneline/zoneline/config"
+	"github.com/zoneline/zoneline/state"
+	"github.com/zoneline/zoneline/statusline"
+	"github.com/zoneline/zoneline/tune"
+	"github.com/zoneline/zoneline/zones"
+)
+
+// Progress bar on stderr.
+const (
+	progressDelay = 400 * time.Millisecond // scans shorter than this show no bar
+	progressEvery = 100 * time.Millisecond // redraw at most this often
+	progressWidth = 30                     // cells of the bar
+	maxRegistry   = 5000                   // session registry entries read for model windows
+)
+
+// tuneOptions is `zoneline tune`'s command line.
+type tuneOptions struct {
+	JSON    bool
+	SVG     string
+	Write   bool
+	Lead    int
+	Workers int
+	Paths   []string
+}
+
+func (e *Env) parseTune(args []string) (tuneOptions, int, bool) {
+	var o tuneOptions
+	fs := e.flags("tune", "[-json] [-svg FILE] [-write] [-lead N] [transcript files or folders]")
+	fs.BoolVar(&o.JSON, "json", false, "print the report as JSON")
+	fs.StringVar(&o.SVG, "svg", "", "also write the charts as an SVG `file`")
+	fs.BoolVar(&o.Write, "write", false, "add or update the suggested [[model]] blocks in the config (shows the diff)")
+	fs.IntVar(&o.Lead, "lead", tune.DefaultLead, "a warning is in time when it comes at least `N` responses before an auto-compact")
+	fs.IntVar(&o.Workers, "workers", 0, "files read in parallel (0 = one per core)")
+	// Flags may follow paths: parse again after each path.
+	for {
+		if code, ok := parse(fs, args); !ok {
+			return o, code, false
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			break
+		}
+		o.Paths = append(o.Paths, rest[0])
+		args = rest[1:]
+	}
+	if o.Lead < 1 {
+		fmt.Fprintf(e.Stderr, "zoneline: -lead %d: want at least 1 response\n", o.Lead)
+		return o, exitUsage, false
+	}
+	return o, 0, true
+}
+
+// runTune is `zoneline tune`: thresholds from the user's own transcripts.
+func runTune(e *Env, args []string) int {
+	o, code, ok := e.parseTune(args)
+	if !ok {
+		return code
+	}
+	cfg, err := config.Load(e.Paths.Config)
+	if err != nil {
+		fmt.Fprintf(e.Stderr, "%v\nzoneline: fix the config first ('zoneline config check' shows where)\n", err)
+		return exitFail
+	}
+	paths := o.Paths
+	if len(paths) == 0 {
+		dir := filepath.Join(e.Paths.ClaudeDir, "projects")
+		if _, err := os.Stat(dir); err != nil {
+			fmt.Fprintf(e.Stderr, "zoneline: no transcripts at %s; pass transcript files or folders, or set CLAUDE_CONFIG_DIR\n", dir)
+			return exitFail
+		}
+		paths = []string{dir}
+	}
+	bar := e.progressBar()
+	rep, err := tune.Run(tune.Options{
+		Paths:   paths,
+		Config:  cfg,
+		Lead:    o.Lead,
+		Workers: o.Workers,
+		Compact: func(model string, window int64) zones.Compact {
+			return zones.AutoCompact(e.compactInput(cfg, window))
+		},
+		Windows:  e.registryWindows(),
+		Progress: bar.update,
+	})
+	bar.done()
+	if err != nil {
+		fmt.Fprintln(e.Stderr, err)
+		return exitFail
+	}
+	if secs := float64(rep.Totals.ElapsedMS) / 1000; secs > 0 && isTerminal(e.Stderr) {
+		fmt.Fprintf(e.Stderr, "zoneline: read %s in %.1fs (%.0f MB/s)\n", tune.Bytes(rep.Totals.Bytes), secs, float64(rep.Totals.Bytes)/1e6/secs)
+	}
+	if o.JSON {
+		enc := json.NewEncoder(e.Stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rep); err != nil {
+			fmt.Fprintf(e.Stderr, "zoneline: %v\n", err)
+			return exitFail
+		}
+	} else {
+		profile := termenv.Ascii
+		if isTerminal(e.Stdout) {
+			profile = statusline.ProfileFor(cfg.Color, e.Getenv)
+		}
+		tune.Render(e.Stdout, rep, tune.ChartOptions{Profile: profile, ASCII: cfg.Glyphs == "ascii"})
+	}
+	if o.SVG != "" {
+		var b strings.Builder
+		tune.SVG(&b, rep)
+		if err := writePublic(o.SVG, []byte(b.String())); err != nil {
+			fmt.Fprintf(e.Stderr, "zoneline: writing %s: %v\n", o.SVG, err)
+			return exitFail
+		}
+		fmt.Fprintf(e.Stderr, "zoneline: wrote %s\n", o.SVG)
+	}
+	if o.Write {
+		out := e.Stdout
+		if o.JSON {
+			out = e.Stderr
+		}
+		return e.tuneWrite(rep, out)
+	}
+	return exitOK
+}
+
+// tuneWrite adds or updates the suggested blocks in the config file, after showing the diff.
+func (e *Env) tuneWrite(rep *tune.Report, out io.Writer) int {
+	sugg, windows := tune.Changed(rep)
+	path := e.Paths.Config
+	if len(sugg) == 0 {
+		fmt.Fprintf(out, "zoneline: %s already holds the suggested thresholds; nothing to write\n", path)
+		return exitOK
+	}
+	old, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		fmt.Fprintf(e.Stderr, "zoneline: reading %s: %v\n", path, err)
+		return exitFail
+	}
+	updated, err := tune.Edit(old, sugg, windows)
+	if err != nil {
+		fmt.Fprintln(e.Stderr, err)
+		return exitFail
+	}
+	fmt.Fprint(out, tune.Diff(path, old, updated, 2))
+	if err := state.WriteFile(path, updated); err != nil {
+		fmt.Fprintln(e.Stderr, err)
+		return exitFail
+	}
+	fmt.Fprintf(out, "zoneline: wrote %s\n", path)
+	return exitOK
+}
+
+// registryWindows returns the window the statusline last saw for each model id, from the
+// state dir's session registry.
+func (e *Env) registryWindows() map[string]int64 {
+	dir := filepath.Join(e.State.Root, "sessions")
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	type seen struct {
+		window int64
+		at     time.Time
+	}
+	best := map[string]seen{}
+	for i, ent := range ents {
+		if i >= maxRegistry {
+			break
+		}
+		if !ent.IsDir() || !state.ValidSessionID(ent.Name()) {
+			continue
+		}
+		s, err := e.State.LoadSession(ent.Name())
+		if err != nil || s.ModelID == "" || s.Window <= 0 {
+			continue
+		}
+		if b, ok := best[s.ModelID]; !ok || s.Updated.After(b.at) {
+			best[s.ModelID] = seen{s.Window, s.Updated}
+		}
+	}
+	out := make(map[string]int64, len(best))
+	for k, v := range best {
+		out[k] = v.window
+	}
+	return out
+}
+
+// writePublic writes a file the user asked for (the SVG) atomically, readable by others as a
+// file they made would be (0644), without touching its folder's mode.
+func writePublic(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Chmod(0o644)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+	}
+	return err
+}
+
+// isTerminal reports whether w is a terminal (a character device).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// progress draws a bar on stderr when stderr is a terminal and the scan takes a moment.
+type progress struct {
+	mu    sync.Mutex
+	w     io.Writer
+	start time.Time
+	last  time.Time
+	drawn bool
+}
+
+func (e *Env) progressBar() *progress {
+	if !isTerminal(e.Stderr) {
+		return nil
+	}
+	return &progress{w: e.Stderr, start: time.Now()}
+}
+
+// update is tune.Options.Progress; it is nil-safe so a nil *progress draws nothing.
+func (p *progress) update(read, total int64) {
+	if p == nil || total <= 0 {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	now := time.Now()
+	if now.Sub(p.start) < progressDelay || now.Sub(p.last) < progressEvery {
+		return
+	}
+	p.last, p.drawn = now, true
+	frac := min(1, float64(read)/float64(total))
+	n := int(frac * progressWidth)
+	fmt.Fprintf(p.w, "\r\x1b[Kscanning [%s%s] %3.0f%% %s / %s", strings.Repeat("#", n), strings.Repeat(" ", progressWidth-n), frac*100, tune.Bytes(read), tune.Bytes(total))
+}
+
+// done clears the bar.
+func (p *progress) done() {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.drawn {
+		fmt.Fprint(p.w, "\r\x1b[K")
+	}
+}
