@@ -53,6 +53,8 @@ var commands = []*Command{
 	{Name: "checkpoint", Short: "checkpoint path | show | verify | reconcile | template (the /compact-prep checkpoint)", Run: runCheckpoint},
 	{Name: "install", Short: "register zoneline in Claude Code's settings.json, install the skills (-project, -force, -dry-run)", Run: runInstall},
 	{Name: "uninstall", Short: "take out exactly what install added (-project, -purge, -dry-run)", Run: runUninstall},
+	{Name: "tune", Short: "suggest per-model thresholds from your transcripts (-json, -svg FILE, -write)", Run: runTune},
+	{Name: "doctor", Short: "check that everything works and say what to fix (-notify sends a test)", Run: runDoctor},
 	{Name: "notify", Short: "notify --test: send one desktop notification to check they reach you", Run: runNotify},
 	{Name: "version", Short: "print the version", Run: runVersion},
 }
