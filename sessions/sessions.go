@@ -1,0 +1,261 @@
+// Package sessions reads the session registry (the session.json the statusline writes in each
+// session's state folder) into a list ordered most urgent first, adds what other packages left
+// beside it (the warning markers of the current epoch, a pending restore, the last prompt), and
+// renders it as the table of `zoneline sessions`.
+package sessions
+
+import (
+	"cmp"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/zoneline/zoneline/notify"
+	"github.com/zoneline/zoneline/state"
+)
+
+// DefaultSince is how recently a session must have rendered its status line to count as live.
+const DefaultSince = 30 * time.Minute
+
+// maxStateFile is the largest compactions.json or prompt.json read.
+const maxStateFile = 256 << 10
+
+// Entry is one session as `zoneline sessions` shows it.
+type Entry struct {
+	state.Session
+	Live bool `json:"live"` // rendered within the Since window
+	// ToCompact is the distance in tokens to the auto-compact point (0 when it is due);
+	// -1 when auto-compact is off or the point is unknown.
+	ToCompact int64 `json:"to_compact"`
+	// Marker is the highest warning tier crossed in the current epoch ("", "warn", "dumb",
+	// "imminent"), from the notify package's markers.
+	Marker string `json:"marker,omitempty"`
+	// RestorePending reports whether a compaction's restore waits for the next prompt
+	// (compactions.json: pending > delivered).
+	RestorePending bool `json:"restore_pending"`
+	// Recorded is the compaction count PostCompact recorded (compactions.json), -1 when none.
+	Recorded int `json:"compactions_recorded"`
+	// LastPrompt is when the last prompt was submitted (prompt.json, written on
+	// UserPromptSubmit); zero when unknown.
+	LastPrompt time.Time `json:"last_prompt,omitzero"`
+}
+
+// Options say which sessions List returns.
+type Options struct {
+	Now   time.Time
+	Since time.Duration // live window; DefaultSince when <= 0
+	All   bool          // include sessions not seen within Since
+}
+
+// List reads every session's registry entry under the state dir and returns them most urgent
+// first (see Less). A folder without a readable session.json is skipped; a session not seen
+// within Since is left out unless All.
+func List(d state.Dir, o Options) ([]Entry, error) {
+	if o.Since <= 0 {
+		o.Since = DefaultSince
+	}
+	root := filepath.Join(d.Root, "sessions")
+	ents, err := os.ReadDir(root)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []Entry
+	for _, de := range ents {
+		if !de.IsDir() || !state.ValidSessionID(de.Name()) {
+			continue
+		}
+		e, err := Load(d, de.Name(), o.Now, o.Since)
+		if err != nil {
+			continue
+		}
+		if !e.Live && !o.All {
+			continue
+		}
+		out = append(out, e)
+	}
+	Sort(out)
+	return out, nil
+}
+
+// Load reads one session's entry. It fails when session.json is missing or unreadable.
+func Load(d state.Dir, id string, now time.Time, since time.Duration) (Entry, error) {
+	path, err := d.SessionFile(id, state.SessionFileName)
+	if err != nil {
+		return Entry{}, err
+	}
+	if _, err := os.Lstat(path); err != nil {
+		return Entry{}, err
+	}
+	s, err := d.LoadSession(id)
+	if err != nil {
+		return Entry{}, err
+	}
+	if since <= 0 {
+		since = DefaultSince
+	}
+	e := Entry{Session: *s, Recorded: -1, ToCompact: -1}
+	e.Live = !s.Updated.IsZero() && now.Sub(s.Updated) <= since
+	if s.AutoCompact > 0 {
+		e.ToCompact = max(s.AutoCompact-s.Tokens, 0)
+	}
+	if _, ms, err := notify.Markers(d, id); err == nil && len(ms) > 0 {
+		e.Marker = ms[0].Tier
+	}
+	if c, err := ReadCompactions(d, id); err == nil {
+		e.Recorded = c.Count
+		e.RestorePending = c.Pending > 0 && c.Delivered < c.Pending
+	}
+	if p, err := ReadPrompt(d, id); err == nil {
+		e.LastPrompt = p.Time
+	}
+	return e, nil
+}
+
+// zoneRank orders zones, most urgent first.
+func zoneRank(z string) int {
+	switch z {
+	case "dumb":
+		return 0
+	case "warn":
+		return 1
+	case "smart":
+		return 2
+	}
+	return 3
+}
+
+// Less reports whether a is more urgent than b: live before stale, then the zone (dumb, warn,
+// smart, unknown), then the distance to auto-compact (nearest first; off last), then more
+// tokens, then the most recently seen, then the id (a stable order).
+func Less(a, b Entry) bool { return compare(a, b) < 0 }
+
+func compare(a, b Entry) int {
+	if a.Live != b.Live {
+		if a.Live {
+			return -1
+		}
+		return 1
+	}
+	if c := cmp.Compare(zoneRank(a.Zone), zoneRank(b.Zone)); c != 0 {
+		return c
+	}
+	da, db := a.ToCompact, b.ToCompact
+	if da < 0 {
+		da = 1 << 62
+	}
+	if db < 0 {
+		db = 1 << 62
+	}
+	if c := cmp.Compare(da, db); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(b.Tokens, a.Tokens); c != 0 {
+		return c
+	}
+	if c := b.Updated.Compare(a.Updated); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.ID, b.ID)
+}
+
+// Sort orders entries most urgent first.
+func Sort(es []Entry) { slices.SortStableFunc(es, compare) }
+
+// Compactions is the part of compactions.json (written by the hooks under a lock, replaced
+// atomically) that the registry reads.
+type Compactions struct {
+	Count     int `json:"count"`     // compactions recorded by PostCompact
+	Delivered int `json:"delivered"` // the highest compaction whose restore was delivered
+	Pending   int `json:"pending"`   // the compaction whose restore waits for the next prompt
+}
+
+// CompactionsFile is the hooks' compaction record in a session's folder.
+const CompactionsFile = "compactions.json"
+
+// ReadCompactions reads a session's compactions.json; a missing file is an error satisfying
+// errors.Is(err, fs.ErrNotExist).
+func ReadCompactions(d state.Dir, id string) (Compactions, error) {
+	var c Compactions
+	path, err := d.SessionFile(id, CompactionsFile)
+	if err != nil {
+		return c, err
+	}
+	data, err := state.ReadFile(path, maxStateFile)
+	if err != nil {
+		return c, err
+	}
+	err = json.Unmarshal(data, &c)
+	return c, err
+}
+
+// PromptFile records the session's last submitted prompt (written on UserPromptSubmit).
+const PromptFile = "prompt.json"
+
+// Prompt is prompt.json.
+type Prompt struct {
+	PromptID string    `json:"prompt_id,omitempty"`
+	Time     time.Time `json:"time"`
+}
+
+// RecordPrompt writes prompt.json for a session: the UserPromptSubmit hook calls it so that
+// watch can tell a session that is mid-turn (a prompt newer than the last render) from one idle
+// at its prompt. One small atomic write.
+func RecordPrompt(d state.Dir, id, promptID string, now time.Time) error {
+	path, err := d.SessionFile(id, PromptFile)
+	if err != nil {
+		return err
+	}
+	data, _ := json.Marshal(Prompt{PromptID: promptID, Time: now.UTC()})
+	return state.WriteFile(path, append(data, '\n'))
+}
+
+// ReadPrompt reads a session's prompt.json.
+func ReadPrompt(d state.Dir, id string) (Prompt, error) {
+	var p Prompt
+	path, err := d.SessionFile(id, PromptFile)
+	if err != nil {
+		return p, err
+	}
+	data, err := state.ReadFile(path, maxStateFile)
+	if err != nil {
+		return p, err
+	}
+	err = json.Unmarshal(data, &p)
+	return p, err
+}
+
+// Idle reports what the state files say about a session being idle at its prompt: yes when its
+// status line rendered after the last submitted prompt (Claude Code renders it when a turn
+// ends), no when a prompt was submitted after the last render (mid-turn), and known=false when
+// no prompt was ever recorded, so the caller must fall back to the screen.
+func (e Entry) Idle() (idle, known bool) {
+	if e.LastPrompt.IsZero() {
+		return false, false
+	}
+	return !e.Updated.Before(e.LastPrompt), true
+}
+
+// PrepCrossed reports whether the session crossed its prep tier (a "dumb" or "imminent" marker
+// in the current epoch: the tiers that ask for /compact-prep).
+func (e Entry) PrepCrossed() bool {
+	return e.Marker == notify.Dumb.String() || e.Marker == notify.Imminent.String()
+}
+
+// Find returns the live (or, with all, any) sessions whose pane is pane, and, when socket is not
+// "", whose tmux socket is socket.
+func Find(es []Entry, pane, socket string) []Entry {
+	var out []Entry
+	for _, e := range es {
+		if e.Pane == pane && (socket == "" || e.TmuxSocket == socket) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
