@@ -1,0 +1,57 @@
+package config
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// FuzzParse feeds arbitrary bytes to the config parser. It must never panic; a file it rejects
+// yields exactly the defaults and a non-empty Errors whose every entry names the file and a line
+// inside it (or 0); a file it accepts passes validation again and survives Show → Parse.
+func FuzzParse(f *testing.F) {
+	f.Add([]byte(Template))
+	f.Add([]byte("color = \"auto\"\ncolour = \"none\"\n"))
+	f.Add([]byte("[statusline]\nlines = [[\"zone\", \"nope\"]]\n"))
+	f.Add([]byte("[[model]]\nmatch = \"[\"\n"))
+	f.Add([]byte("[[model]]\nmatch = \"x*\"\nwarn = 200\ndumb = 100\n"))
+	f.Add([]byte("[warning]\nprep = \"soon\"\n"))
+	f.Add([]byte("[state]\ngc_days = -1\n"))
+	f.Add([]byte("\x00\x01\xff\xfe"))
+	f.Add([]byte("a = 1e308\nb = -9223372036854775808\n[statusline]\nbar_width = 99999999999999999999\n"))
+	f.Add([]byte("x = \"\\ud800\"\n[a.b.c.d.e.f]\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c, err := Parse("config.toml", data)
+		if c == nil {
+			t.Fatal("nil config")
+		}
+		lines := strings.Count(string(data), "\n") + 1
+		if err != nil {
+			if !reflect.DeepEqual(c, Default()) {
+				t.Fatalf("rejected config is not the defaults: %+v", c)
+			}
+			var es Errors
+			if !errors.As(err, &es) || len(es) == 0 {
+				t.Fatalf("error is not a non-empty Errors: %T %v", err, err)
+			}
+			for _, e := range es {
+				if e.File != "config.toml" || e.Line < 0 || e.Line > lines || e.Col < 0 {
+					t.Fatalf("error %q: file %q line %d col %d of %d lines", e.Msg, e.File, e.Line, e.Col, lines)
+				}
+				_ = e.Short()
+			}
+			return
+		}
+		if errs := c.validate("config.toml", data); len(errs) > 0 {
+			t.Fatalf("accepted config fails validation: %v", errs)
+		}
+		out, err := c.Show()
+		if err != nil {
+			t.Fatalf("Show: %v", err)
+		}
+		if _, err := Parse("shown.toml", out); err != nil {
+			t.Fatalf("Show's output does not parse: %v\n%s", err, out)
+		}
+	})
+}
