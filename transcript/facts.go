@@ -169,20 +169,22 @@ func (c *collector) line(line []byte) {
 	if !ok {
 		return
 	}
-	if rec.UUID != "" {
-		if c.seenUUID[rec.UUID] {
-			return
-		}
-		c.seenUUID[rec.UUID] = true
-	}
 	if rec.SessionID != "" {
 		c.fs.SessionID = rec.SessionID
 	}
+	// The context and the count read every record, as Tail and
+	// ScanCompactions do; the lists below see a record written twice once.
 	if ctx, ok := contextFrom(&rec); ok {
 		c.fs.Context = ctx
 		if rec.IsCompactBoundary() {
 			c.fs.Compactions++
 		}
+	}
+	if rec.UUID != "" {
+		if c.seenUUID[rec.UUID] {
+			return
+		}
+		c.seenUUID[rec.UUID] = true
 	}
 	switch rec.Type {
 	case "user":
