@@ -74,19 +74,23 @@ func glyphSet(name string) *glyphs {
 	return unicodeGlyphs
 }
 
-// glyphWidth returns the display width of one of the fixed glyphs, as go-runewidth v0.0.31
-// measures it (TestGlyphWidthsMatchRunewidth keeps them equal), without touching go-runewidth:
-// its first lookup of a rune ≥ U+0300 builds a 2.2 MB table (+1.4 ms per process). ok is false
-// for any other rune.
+// separatorGlyphs are common separator runes (Options.Separator) that glyphWidth also knows,
+// so a custom separator like " │ " keeps the render off go-runewidth too.
+const separatorGlyphs = "│┃❯›»•—◆"
+
+// glyphWidth returns the display width of one of the fixed glyphs or separatorGlyphs, as
+// go-runewidth v0.0.31 measures it (TestGlyphWidthsMatchRunewidth keeps them equal), without
+// touching go-runewidth: its first lookup of a rune ≥ U+0300 builds a 2.2 MB table (+1.4 ms
+// per process). ok is false for any other rune.
 func glyphWidth(r rune, eastAsian bool) (w int, ok bool) {
 	switch r {
-	case '●', '○', '…', '·', // East-Asian ambiguous
+	case '●', '○', '…', '·', '│', '┃', '•', '—', '◆', // East-Asian ambiguous
 		'\ue0a0', '\uf021', '\uf071', '\uf024': // private use (nerd font): ambiguous
 		if eastAsian {
 			return 2, true
 		}
 		return 1, true
-	case '▰', '▱', '⎇', '↻', '⚠', '⚑':
+	case '▰', '▱', '⎇', '↻', '⚠', '⚑', '❯', '›', '»':
 		return 1, true
 	}
 	return 0, false

@@ -16,7 +16,7 @@ import (
 func TestGlyphWidthsMatchRunewidth(t *testing.T) {
 	for _, g := range []*glyphs{unicodeGlyphs, asciiGlyphs, nerdGlyphs} {
 		all := strings.Join([]string{g.zone, g.unknown, g.noZone, g.full, g.empty, g.branch, g.compactions,
-			g.problem, g.problemSep, g.hint, g.approx, g.sep, g.ellipsis}, "")
+			g.problem, g.problemSep, g.hint, g.approx, g.sep, g.ellipsis, separatorGlyphs}, "")
 		for _, r := range all {
 			if r < utf8.RuneSelf {
 				continue
@@ -37,7 +37,7 @@ func TestGlyphWidthsMatchRunewidth(t *testing.T) {
 
 func TestFastWidthMatchesRunewidth(t *testing.T) {
 	// Random strings of ASCII and the fixed glyphs: the fast path must agree with go-runewidth.
-	alphabet := []rune("ab ~/%;:·●○▰▱⎇↻⚠⚑…\ue0a0\uf021\uf071\uf024\r\n\t")
+	alphabet := []rune("ab ~/%;:·●○▰▱⎇↻⚠⚑…\ue0a0\uf021\uf071\uf024\r\n\t" + separatorGlyphs)
 	rng := rand.New(rand.NewPCG(1, 2))
 	for range 2000 {
 		var b strings.Builder
@@ -191,6 +191,7 @@ func TestCommonRenderSkipsRunewidth(t *testing.T) {
 		{"ascii", v, Options{Glyphs: "ascii", Width: 198}},
 		{"unicode narrow, ASCII text", v, Options{Width: 40}},
 		{"accented text, wide pane", accented, Options{Width: 198}},
+		{"separator glyph", v, Options{Width: 198, Separator: " │ "}},
 		{"unknown zone", View{Model: "Opus 5.5"}, Options{Width: 198}},
 	}
 	for _, c := range cases {
