@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/pelletier/go-toml/v2"
 
@@ -33,6 +34,8 @@ type Config struct {
 	Checkpoint  Checkpoint  `toml:"checkpoint"`
 	PreCompact  PreCompact  `toml:"precompact"`
 	State       State       `toml:"state"`
+	Flow        Flow        `toml:"flow"`
+	Watch       Watch       `toml:"watch"`
 }
 
 // Statusline shapes the rendered line.
@@ -93,6 +96,26 @@ type State struct {
 	GCDays int `toml:"gc_days"` // per-session state older than this is removed
 }
 
+// Flow configures `zoneline compact-flow`.
+type Flow struct {
+	CompactInstructions string       `toml:"compact_instructions"` // sent after /compact
+	Timeouts            FlowTimeouts `toml:"timeouts"`
+}
+
+// FlowTimeouts bound each wait of compact-flow (Go durations: "10m", "90s").
+type FlowTimeouts struct {
+	Prep        string `toml:"prep"`        // until the checkpoint is written and verified
+	Compact     string `toml:"compact"`     // until the hooks record the compaction
+	Postcompact string `toml:"postcompact"` // until the /postcompact report is done
+}
+
+// Watch configures `zoneline watch`.
+type Watch struct {
+	Interval string   `toml:"interval"` // how often the registry is read (a Go duration)
+	Auto     bool     `toml:"auto"`     // run compact-flow instead of notifying
+	Projects []string `toml:"projects"` // project dirs (or globs) auto may compact
+}
+
 // Default returns the built-in config.
 func Default() *Config {
 	return &Config{
@@ -119,8 +142,16 @@ func Default() *Config {
 		Checkpoint: Checkpoint{Budget: 6000, StaleMinutes: 30},
 		PreCompact: PreCompact{Snapshots: 40},
 		State:      State{GCDays: 14},
+		Flow: Flow{
+			CompactInstructions: DefaultCompactInstructions,
+			Timeouts:            FlowTimeouts{Prep: "10m", Compact: "5m", Postcompact: "10m"},
+		},
+		Watch: Watch{Interval: "5s", Projects: []string{}},
 	}
 }
+
+// DefaultCompactInstructions is the preserve-instructions text compact-flow sends with /compact.
+const DefaultCompactInstructions = "Preserve verbatim: the zoneline checkpoint (goal, decisions, rules, external state, next action); exact ids, paths and commands."
 
 // DefaultSegments is the default line's segments, in order.
 var DefaultSegments = []string{"zone", "tokens", "bar", "percent", "compact", "model", "dir", "branch", "compactions", "problems"}
@@ -312,6 +343,19 @@ func (c *Config) validate(name string, data []byte) Errors {
 	}
 	if c.State.GCDays < 1 {
 		bad("gc_days", "gc_days = %d: want at least 1", c.State.GCDays)
+	}
+	for _, d := range []struct{ key, v string }{
+		{"prep", c.Flow.Timeouts.Prep}, {"compact", c.Flow.Timeouts.Compact},
+		{"postcompact", c.Flow.Timeouts.Postcompact}, {"interval", c.Watch.Interval},
+	} {
+		if v, err := time.ParseDuration(d.v); err != nil || v <= 0 {
+			bad(d.key, "%s = %q: want a positive duration such as \"90s\" or \"10m\"", d.key, d.v)
+		}
+	}
+	for _, p := range c.Watch.Projects {
+		if _, err := filepath.Match(p, ""); err != nil || p == "" {
+			bad("projects", "projects: %q is not a valid path or glob", p)
+		}
 	}
 	return errs
 }

@@ -78,6 +78,24 @@ snapshots = 40
 [state]
 # Per-session state older than this many days is removed.
 gc_days = 14
+
+[flow]
+# zoneline compact-flow: /compact-prep, then /compact with these instructions, then /postcompact.
+compact_instructions = "Preserve verbatim: the zoneline checkpoint (goal, decisions, rules, external state, next action); exact ids, paths and commands."
+
+[flow.timeouts]
+# Each wait of compact-flow; on a timeout it stops and sends nothing more.
+prep = "10m"          # until the checkpoint is written and passes verify
+compact = "5m"        # until the hooks record the compaction
+postcompact = "10m"   # until the /postcompact report is done
+
+[watch]
+# zoneline watch: how often the registry is read.
+interval = "5s"
+# Run compact-flow on an idle session past its prep tier instead of notifying (also --auto).
+auto = false
+# Project dirs (globs allowed) where auto may run compact-flow; empty = none.
+projects = []
 `
 
 // Show returns the effective config as TOML.
