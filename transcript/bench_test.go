@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 )
 
 // Generated transcripts are shared by every run of a benchmark (the
@@ -75,6 +76,13 @@ func benchTranscript(b *testing.B, size int64) string {
 	return p
 }
 
+// reportCPU adds cpu-ns/op, measured from start, to b.
+func reportCPU(b *testing.B, start time.Duration) {
+	if d := cpuTime() - start; d > 0 && b.N > 0 {
+		b.ReportMetric(float64(d.Nanoseconds())/float64(b.N), "cpu-ns/op")
+	}
+}
+
 // BenchmarkTail shows that Tail's cost is flat in the file size: the 200 MB
 // case should take the same time as the 1 MB one.
 func BenchmarkTail(b *testing.B) {
@@ -82,13 +90,14 @@ func BenchmarkTail(b *testing.B) {
 		b.Run(fmt.Sprintf("%dMB", size>>20), func(b *testing.B) {
 			p := benchTranscript(b, size)
 			b.ReportAllocs()
-			b.ResetTimer()
+			start := cpuTime()
 			for b.Loop() {
 				c, err := Tail(p, 0)
 				if err != nil || !c.Found {
 					b.Fatal(c, err)
 				}
 			}
+			reportCPU(b, start)
 		})
 	}
 }
@@ -106,11 +115,13 @@ func BenchmarkTailNoReply(b *testing.B) {
 	w.Flush()
 	f.Close()
 	b.SetBytes(DefaultTailBytes)
+	start := cpuTime()
 	for b.Loop() {
 		if c, err := Tail(p, 0); err != nil || c.Found {
 			b.Fatal(c, err)
 		}
 	}
+	reportCPU(b, start)
 }
 
 // BenchmarkParseRecord measures the throughput tune sees over a mix of
@@ -127,11 +138,13 @@ func BenchmarkParseRecord(b *testing.B) {
 	b.Run("fixtures", func(b *testing.B) {
 		b.SetBytes(total)
 		b.ReportAllocs()
+		start := cpuTime()
 		for b.Loop() {
 			for _, ln := range lines {
 				ParseRecord(ln)
 			}
 		}
+		reportCPU(b, start)
 	})
 	for _, tc := range []struct{ name, line string }{
 		{"assistant", assistant("msg_1", "claude-opus-5-5", 500, 1500, 18000, 120)},
@@ -142,11 +155,13 @@ func BenchmarkParseRecord(b *testing.B) {
 			ln := []byte(tc.line)
 			b.SetBytes(int64(len(ln)))
 			b.ReportAllocs()
+			start := cpuTime()
 			for b.Loop() {
 				if _, ok := ParseRecord(ln); !ok {
 					b.Fatal("not ok")
 				}
 			}
+			reportCPU(b, start)
 		})
 	}
 }
@@ -154,18 +169,23 @@ func BenchmarkParseRecord(b *testing.B) {
 func BenchmarkScanCompactions(b *testing.B) {
 	p := benchTranscript(b, 1<<20)
 	b.SetBytes(1 << 20)
+	start := cpuTime()
 	for b.Loop() {
 		if s, err := ScanCompactions(p, 0, 0); err != nil || s.Compactions == 0 {
 			b.Fatal(s, err)
 		}
 	}
+	reportCPU(b, start)
 }
 
 func BenchmarkFacts(b *testing.B) {
 	p := benchTranscript(b, 200<<20)
+	b.SetBytes(DefaultFactBytes)
+	start := cpuTime()
 	for b.Loop() {
 		if fs, err := Facts(p, 0, FactLimits{}); err != nil || len(fs.Commands) == 0 {
 			b.Fatal(fs, err)
 		}
 	}
+	reportCPU(b, start)
 }

@@ -72,7 +72,7 @@ func (u Usage) Context() int64 {
 // Compaction is the compactMetadata of a compact_boundary record.
 type Compaction struct {
 	Trigger    string    // "manual" or "auto"
-	PreTokens  int64     // context before the compaction (context + output of the last turn)
+	PreTokens  int64     // Claude Code's count of the context before the compaction
 	PostTokens int64     // context after the compaction; 0 when not recorded
 	Time       time.Time // the record's timestamp; zero when missing
 }

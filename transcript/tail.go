@@ -5,7 +5,7 @@ import (
 	"os"
 )
 
-// Context is the latest context size found by Tail.
+// Context is the latest context size in a transcript, as Tail finds it.
 type Context struct {
 	Tokens       int64  // context tokens: input + cache creation + cache read of the last reply, or postTokens of a later compaction
 	Output       int64  // output tokens of that reply; 0 when FromBoundary
