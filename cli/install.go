@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 
@@ -64,16 +65,29 @@ func (e *Env) installTarget(project bool) (settings, claudeDir string, err error
 	}
 }
 
-// executable returns the absolute path of the running zoneline, symlinks resolved.
+// executable returns the absolute path of the running zoneline, symlinks resolved unless that
+// loses the name zoneline (settings entries are recognised by it, see install.IsOurs).
 func executable() (string, error) {
 	p, err := os.Executable()
 	if err != nil {
 		return "", fmt.Errorf("zoneline: cannot find my own binary: %v", err)
 	}
-	if r, err := filepath.EvalSymlinks(p); err == nil {
+	if r, err := filepath.EvalSymlinks(p); err == nil && isZoneline(r) {
 		p = r
 	}
+	if !isZoneline(p) && len(os.Args) > 0 && isZoneline(os.Args[0]) {
+		if lp, err := exec.LookPath(os.Args[0]); err == nil {
+			p = lp
+		}
+	}
+	if !isZoneline(p) {
+		return "", fmt.Errorf("zoneline: this binary is named %s: Claude Code's entries are recognised by the name zoneline; rename it", filepath.Base(p))
+	}
 	return filepath.Abs(p)
+}
+
+func isZoneline(p string) bool {
+	return install.IsOurs(install.CommandLine(p, "x", runtime.GOOS), "x")
 }
 
 func (e *Env) install(o installOptions, uninstall bool) int {

@@ -39,8 +39,9 @@ func (s sample) json(dir string) []byte {
 
 // runPreview renders the samples with the user's config: the first command a newcomer runs.
 func runPreview(e *Env, args []string) int {
-	fs := e.flags("preview", "[-width N]")
+	fs := e.flags("preview", "[-width N] [-svg FILE]")
 	width := fs.Int("width", 0, "fit lines to N columns (0: no fitting)")
+	svg := fs.String("svg", "", "also write the preview as an SVG picture of a dark terminal to FILE")
 	if code, ok := parse(fs, args); !ok {
 		return code
 	}
@@ -64,5 +65,8 @@ func runPreview(e *Env, args []string) int {
 		fmt.Fprintf(e.Stdout, "%-28s %s\n", s.label, strings.ReplaceAll(r.line, "\n", "\n"+strings.Repeat(" ", 29)))
 	}
 	fmt.Fprintf(e.Stdout, "\nconfig: %s\n", e.Paths.Config)
+	if *svg != "" {
+		return e.writePreviewSVG(*svg, pe, cfg, cfgErr, *width)
+	}
 	return exitOK
 }

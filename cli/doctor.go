@@ -1,0 +1,126 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/zoneline/zoneline/config"
+	"github.com/zoneline/zoneline/doctor"
+	"github.com/zoneline/zoneline/notify"
+	"github.com/zoneline/zoneline/zones"
+)
+
+// doctorNotifyTimeout bounds `zoneline doctor -notify`'s wait for the companion.
+const doctorNotifyTimeout = notify.CompanionDeadline + 2*time.Second
+
+// doctorOptions are the flags of `zoneline doctor`.
+type doctorOptions struct {
+	notify  bool // send a test notification
+	project bool // check .claude/settings.json of the current repository
+}
+
+func runDoctor(e *Env, args []string) int {
+	fs := e.flags("doctor", "[-notify] [-project]")
+	var o doctorOptions
+	fs.BoolVar(&o.notify, "notify", false, "send a test desktop notification through zoneline-notify")
+	fs.BoolVar(&o.project, "project", false, "check .claude/settings.json of the current repository instead of the user's")
+	if code, ok := parse(fs, args); !ok {
+		return code
+	}
+	rs := e.doctor(o)
+	fmt.Fprintf(e.Stdout, "zoneline doctor (%s)\n\n", Version)
+	doctor.Render(e.Stdout, rs)
+	if doctor.Failed(rs) {
+		return exitFail
+	}
+	return exitOK
+}
+
+// doctor runs every check.
+func (e *Env) doctor(o doctorOptions) []doctor.Result {
+	var rs []doctor.Result
+	self, err := executable()
+	if err != nil {
+		self = "zoneline"
+	}
+	onPath, lookErr := lookPath("zoneline", e.Getenv("PATH"))
+	rs = append(rs, doctor.Binary(self, Version, onPath, lookErr))
+
+	settings, _, err := e.installTarget(o.project)
+	if err != nil {
+		rs = append(rs, doctor.Result{Name: "settings", Status: doctor.Fail, Detail: oneLine(err.Error())})
+	} else {
+		rs = append(rs, doctor.Settings(settings, self)...)
+	}
+	rs = append(rs, doctor.Config(e.Paths.Config))
+	rs = append(rs, doctor.StateDir(e.Paths.StateDir))
+
+	last := doctor.LastSession(e.State)
+	rs = append(rs, doctor.Payloads(last, e.Now())...)
+
+	cfg, cfgErr := config.Load(e.Paths.Config)
+	if cfgErr != nil {
+		cfg = config.Default()
+	}
+	sp := notify.Spawner{Getenv: e.Getenv, StateDir: e.Paths.StateDir, Exe: self}
+	companion, findErr := sp.FindCompanion()
+	bus := notify.HaveBus(e.Getenv)
+	var sent error
+	if o.notify && cfg.Notify.Enabled && findErr == nil && bus {
+		sent = sendTest(companion, cfg, e.Paths.StateDir)
+	}
+	rs = append(rs, doctor.Notify(cfg.Notify.Enabled, companion, findErr, bus, o.notify && findErr == nil && bus, sent))
+
+	window := int64(zones.DefaultWindow)
+	modelID := ""
+	if last != nil {
+		modelID = last.ModelID
+		if last.Window > 0 {
+			window = last.Window
+		}
+	}
+	window = zones.Window(window, modelID, cfg.Window)
+	rs = append(rs, doctor.AutoCompact(zones.AutoCompact(e.compactInput(cfg, window)), window))
+	rs = append(rs, doctor.Log(e.State.LogPath(), e.Now()))
+	return rs
+}
+
+// sendTest runs the companion in the foreground with a test notification and returns why it
+// failed, if it did.
+func sendTest(companion string, cfg *config.Config, stateDir string) error {
+	n := notify.Notification{
+		Title: "zoneline: test notification", Body: "zoneline doctor -notify: notifications work.",
+		AppName: cfg.Notify.AppName, Urgency: cfg.Notify.Urgency,
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), doctorNotifyTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, companion, n.Args(stateDir)...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		if msg := strings.TrimSpace(out.String()); msg != "" {
+			return fmt.Errorf("%v: %s", err, msg)
+		}
+		return err
+	}
+	return nil
+}
+
+// lookPath finds name in the PATH value given (not the process's own, so tests can set it).
+func lookPath(name, path string) (string, error) {
+	for _, d := range filepath.SplitList(path) {
+		if d == "" {
+			continue
+		}
+		p := filepath.Join(d, name)
+		if lp, err := exec.LookPath(p); err == nil {
+			return lp, nil
+		}
+	}
+	return "", exec.ErrNotFound
+}
