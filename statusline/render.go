@@ -230,16 +230,18 @@ items:
 		}
 		if prev != nil {
 			j := r.join(prev, it)
-			jw := 1
-			if j != " " {
-				jw = Width(j, r.c.east)
-			}
-			if limit >= 0 && used+jw > budget {
-				e.write(ellipsis, stylePlain)
-				break
+			if limit >= 0 { // widths only matter when cutting
+				jw := 1
+				if j != " " {
+					jw = Width(j, r.c.east)
+				}
+				if used+jw > budget {
+					e.write(ellipsis, stylePlain)
+					break
+				}
+				used += jw
 			}
 			e.write(j, stylePlain)
-			used += jw
 		}
 		for k := it.start; k < it.end; k++ {
 			sp := &l.spans[k]

@@ -192,6 +192,7 @@ func TestCommonRenderSkipsRunewidth(t *testing.T) {
 		{"unicode narrow, ASCII text", v, Options{Width: 40}},
 		{"accented text, wide pane", accented, Options{Width: 198}},
 		{"separator glyph", v, Options{Width: 198, Separator: " │ "}},
+		{"unknown separator, no width", v, Options{Separator: " ▶ "}},
 		{"unknown zone", View{Model: "Opus 5.5"}, Options{Width: 198}},
 	}
 	for _, c := range cases {
