@@ -56,6 +56,9 @@ var commands = []*Command{
 	{Name: "tune", Short: "suggest per-model thresholds from your transcripts (-json, -svg FILE, -write)", Run: runTune},
 	{Name: "doctor", Short: "check that everything works and say what to fix (-notify sends a test)", Run: runDoctor},
 	{Name: "notify", Short: "notify --test: send one desktop notification to check they reach you", Run: runNotify},
+	{Name: "sessions", Short: "the live sessions, most urgent first: zone, tokens, distance to auto-compact, pane (-json, -all)", Run: runSessions},
+	{Name: "compact-flow", Short: "checkpoint → /compact → /postcompact in another session's tmux pane, stopping at a failed step", Run: runCompactFlow},
+	{Name: "watch", Short: "notify (or -auto: compact-flow) for idle sessions past their prep tier", Run: runWatch},
 	{Name: "version", Short: "print the version", Run: runVersion},
 }
 

@@ -34,6 +34,8 @@ type Entry struct {
 	// Marker is the highest warning tier crossed in the current epoch ("", "warn", "dumb",
 	// "imminent"), from the notify package's markers.
 	Marker string `json:"marker,omitempty"`
+	// Epoch is the warning epoch of the markers (a compaction advances it).
+	Epoch int `json:"epoch"`
 	// RestorePending reports whether a compaction's restore waits for the next prompt
 	// (compactions.json: pending > delivered).
 	RestorePending bool `json:"restore_pending"`
@@ -105,8 +107,11 @@ func Load(d state.Dir, id string, now time.Time, since time.Duration) (Entry, er
 	if s.AutoCompact > 0 {
 		e.ToCompact = max(s.AutoCompact-s.Tokens, 0)
 	}
-	if _, ms, err := notify.Markers(d, id); err == nil && len(ms) > 0 {
-		e.Marker = ms[0].Tier
+	if epoch, ms, err := notify.Markers(d, id); err == nil {
+		e.Epoch = epoch
+		if len(ms) > 0 {
+			e.Marker = ms[0].Tier
+		}
 	}
 	if c, err := ReadCompactions(d, id); err == nil {
 		e.Recorded = c.Count

@@ -1,0 +1,119 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/zoneline/zoneline/compactflow"
+	"github.com/zoneline/zoneline/notify"
+	"github.com/zoneline/zoneline/sessions"
+)
+
+// watchOptions are `zoneline watch` flags.
+type watchOptions struct {
+	Auto     bool
+	Interval time.Duration
+	Once     bool
+	Since    time.Duration
+}
+
+// runWatch is `zoneline watch [-auto] [-interval 5s]`: every interval it reads the registry and,
+// for a session past its prep tier that is idle at its prompt, notifies or (auto, allowed
+// project) runs compact-flow on it.
+func runWatch(e *Env, args []string) int {
+	cfg, ok := e.loadConfig()
+	if !ok {
+		return exitFail
+	}
+	interval, err := time.ParseDuration(cfg.Watch.Interval)
+	if err != nil {
+		return e.fail(fmt.Errorf("zoneline: [watch] interval = %q: %v", cfg.Watch.Interval, err))
+	}
+	fs := e.flags("watch", "[-auto] [-interval 5s] [-once]")
+	var o watchOptions
+	fs.BoolVar(&o.Auto, "auto", cfg.Watch.Auto, "run compact-flow (projects in [watch] projects only) instead of notifying")
+	fs.DurationVar(&o.Interval, "interval", interval, "how often to read the registry")
+	fs.BoolVar(&o.Once, "once", false, "check once and exit")
+	fs.DurationVar(&o.Since, "since", sessions.DefaultSince, "sessions seen within this time are watched")
+	if code, ok := parse(fs, args); !ok {
+		return code
+	}
+	if fs.NArg() > 0 || o.Interval <= 0 {
+		fmt.Fprintln(e.Stderr, "usage: zoneline watch [-auto] [-interval 5s] [-once]")
+		return exitUsage
+	}
+	if o.Auto && len(cfg.Watch.Projects) == 0 {
+		fmt.Fprintf(e.Stderr, "zoneline: -auto runs compact-flow only in the projects listed in [watch] projects of %s, and none is: it will only notify\n", e.Paths.Config)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	spawner := notify.Spawner{Getenv: e.Getenv, StateDir: e.State.Root}
+	w := &compactflow.Watcher{
+		State: e.State, Tmux: newTmux(), Auto: o.Auto, Projects: cfg.Watch.Projects, Since: o.Since, Now: e.Now,
+		Notify: func(s sessions.Entry) error {
+			return spawner.Spawn(watchNotification(s, cfg.Notify.AppName, cfg.Notify.Urgency))
+		},
+		Flow: func(ctx context.Context, s sessions.Entry) error {
+			f, err := e.newFlow(cfg, s, 0)
+			if err == nil {
+				err = e.runFlow(ctx, f)
+			}
+			if err != nil {
+				fmt.Fprintf(e.Stderr, "%s\n", err)
+			}
+			return err
+		},
+	}
+	fmt.Fprintf(e.Stdout, "zoneline: watching %s every %s (%s)\n", e.State.Root, o.Interval, map[bool]string{true: "auto: compact-flow in allowed projects", false: "notify only"}[o.Auto])
+	for {
+		ds, err := w.Tick(ctx)
+		if err != nil {
+			fmt.Fprintf(e.Stderr, "zoneline: reading the registry: %v\n", err)
+		}
+		for _, d := range ds {
+			if d.Action == compactflow.ActSkip {
+				continue
+			}
+			line := fmt.Sprintf("%s %s: %s %s (%s)", e.Now().Format(time.TimeOnly), d.Action, shortSession(d.Entry.ID), filepath.Base(d.Entry.Project), d.Reason)
+			fmt.Fprintln(e.Stdout, line)
+			e.State.Log("watch", "%s", line)
+		}
+		if o.Once {
+			w.Wait()
+			return exitOK
+		}
+		select {
+		case <-ctx.Done():
+			w.Wait()
+			return exitOK
+		case <-time.After(o.Interval):
+		}
+	}
+}
+
+func shortSession(id string) string {
+	if len(id) > 8 {
+		return id[:8]
+	}
+	return id
+}
+
+// watchNotification is the desktop notification for an idle session past its prep tier.
+func watchNotification(s sessions.Entry, app, urgency string) notify.Notification {
+	project := filepath.Base(s.Project)
+	if s.Project == "" {
+		project = "Claude Code"
+	}
+	body := fmt.Sprintf("%s zone, %s tokens, idle at its prompt.", s.Zone, notify.Tokens(s.Tokens))
+	if s.Pane != "" {
+		body += " Run: zoneline compact-flow -session " + shortSession(s.ID)
+	} else {
+		body += " Next: /compact-prep, then /compact."
+	}
+	return notify.Notification{Title: "zoneline: " + project + " is ready to compact", Body: body, AppName: app, Urgency: urgency}
+}
