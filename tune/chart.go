@@ -42,11 +42,11 @@ type ChartOptions struct {
 	ASCII   bool            // ASCII glyphs only
 }
 
-type glyphs struct{ full, marker, dot string }
+type glyphs struct{ full, marker, dot, arrow string }
 
 var (
-	unicodeGlyphs = glyphs{full: "█", marker: "◀", dot: "·"}
-	asciiGlyphs   = glyphs{full: "#", marker: "<", dot: "-"}
+	unicodeGlyphs = glyphs{full: "█", marker: "◀", dot: "·", arrow: "→"}
+	asciiGlyphs   = glyphs{full: "#", marker: "<", dot: "-", arrow: "->"}
 )
 
 // eighths are the partial blocks for the end of a unicode bar, 1/8 to 7/8.
@@ -64,7 +64,7 @@ func Render(w io.Writer, rep *Report, o ChartOptions) {
 	bold := func(s string) string { return p.String(s).Bold().String() }
 	dim := func(s string) string { return p.String(s).Faint().String() }
 	t := rep.Totals
-	fmt.Fprintf(w, "%s %d files, %s, %d sessions, %d turns, %d compactions\n", bold("scanned"), t.Files, Bytes(t.Bytes), t.Sessions, t.Turns, t.Compactions)
+	fmt.Fprintf(w, "%s %s, %s, %s, %s, %s\n", bold("scanned"), plural(t.Files, "file"), Bytes(t.Bytes), plural(t.Sessions, "session"), plural(t.Turns, "turn"), plural(t.Compactions, "compaction"))
 	var skipped []string
 	for _, s := range []struct {
 		n    int64
@@ -92,7 +92,7 @@ func Render(w io.Writer, rep *Report, o ChartOptions) {
 
 func renderModel(w io.Writer, m *Model, leadN int, g glyphs, p termenv.Profile, bold, dim func(string) string) {
 	cur := m.Current
-	fmt.Fprintf(w, "%s %s window %s (%s) %s %d sessions %s %d turns\n", bold(m.Model), g.dot, Tokens(m.Window), m.WindowSource, g.dot, m.Sessions, g.dot, m.Turns)
+	fmt.Fprintf(w, "%s %s window %s (%s) %s %s %s %s\n", bold(m.Model), g.dot, Tokens(m.Window), m.WindowSource, g.dot, plural(m.Sessions, "session"), g.dot, plural(m.Turns, "turn"))
 	d := m.Context
 	fmt.Fprintf(w, "context per turn: median %s, p90 %s, p99 %s, max %s\n", Tokens(d.P50), Tokens(d.P90), Tokens(d.P99), Tokens(d.Max))
 	peak := 0
@@ -150,7 +150,7 @@ func renderModel(w io.Writer, m *Model, leadN int, g glyphs, p termenv.Profile, 
 			if !c.Time.IsZero() {
 				ts = c.Time.UTC().Format("2006-01-02 15:04")
 			}
-			fmt.Fprintf(w, "  %s  %-6s %s %s %s after %d turns  %s\n", ts, c.Trigger, Tokens(c.PreTokens), g.marker, Tokens(c.PostTokens), c.Turns, dim(short(c.Session)))
+			fmt.Fprintf(w, "  %s  %-6s %s %s %s after %s  %s\n", ts, c.Trigger, Tokens(c.PreTokens), g.arrow, Tokens(c.PostTokens), plural(c.Turns, "turn"), dim(short(c.Session)))
 		}
 	} else {
 		fmt.Fprintln(w, "compactions: none")
@@ -164,7 +164,7 @@ func renderModel(w io.Writer, m *Model, leadN int, g glyphs, p termenv.Profile, 
 			}
 			fmt.Fprintf(w, "  %-4s %-5s crossed before %d of %d: %s / %d turns; %s\n", z.Zone, Tokens(z.Threshold), z.Crossed, z.Of, num(z.MedianTurns), z.MinTurns, duration(z.MedianSeconds))
 		}
-		fmt.Fprintf(w, "prep %s warned ≥ %d responses ahead: %d of %d auto-compactions\n", Tokens(cur.Prep), leadN, m.InTime.Warned, m.InTime.Of)
+		fmt.Fprintf(w, "prep %s warned at least %d responses ahead: %d of %d auto-compactions\n", Tokens(cur.Prep), leadN, m.InTime.Warned, m.InTime.Of)
 	}
 	s := m.Suggested
 	state := "same as now"
@@ -212,6 +212,14 @@ func cells(s string) int { return len([]rune(s)) }
 
 func bucketLabel(i int, step int64) string {
 	return Tokens(int64(i)*step) + "-" + Tokens(int64(i+1)*step)
+}
+
+// plural writes n and the noun, with an s unless n is 1.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 func short(id string) string {

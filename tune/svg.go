@@ -106,7 +106,7 @@ func svgModel(w *bufio.Writer, m *Model, y0 int) {
 		if xOf(mk.at) > float64(svgLeft)+plotW*0.8 {
 			anchor, dx = "end", -4
 		}
-		fmt.Fprintf(w, `<text x="%s" y="%d" text-anchor="%s" fill="%s" font-weight="bold">%s %s</text>`+"\n", f1(xOf(mk.at)+dx), y0+svgTop+6+row*svgLabelDy, anchor, mk.colour, mk.name, Tokens(mk.at))
+		fmt.Fprintf(w, `<text x="%s" y="%d" text-anchor="%s" fill="%s" font-weight="bold" stroke="#ffffff" stroke-width="3" paint-order="stroke">%s %s</text>`+"\n", f1(xOf(mk.at)+dx), y0+svgTop+6+row*svgLabelDy, anchor, mk.colour, mk.name, Tokens(mk.at))
 		row++
 	}
 	fmt.Fprintln(w, "</g>")

@@ -172,12 +172,7 @@ type Suggestion struct {
 // Run scans the transcripts and builds the report.
 func Run(o Options) (*Report, error) {
 	start := time.Now()
-	if o.Config == nil {
-		o.Config = config.Default()
-	}
-	if o.Lead <= 0 {
-		o.Lead = DefaultLead
-	}
+	o = o.defaults()
 	files, sizes, problems, err := Find(o.Paths)
 	if err != nil {
 		return nil, err
@@ -195,6 +190,17 @@ func Run(o Options) (*Report, error) {
 	rep.Totals.Files = len(files)
 	rep.Totals.ElapsedMS = time.Since(start).Milliseconds()
 	return rep, nil
+}
+
+// defaults fills the zero fields of o.
+func (o Options) defaults() Options {
+	if o.Config == nil {
+		o.Config = config.Default()
+	}
+	if o.Lead <= 0 {
+		o.Lead = DefaultLead
+	}
+	return o
 }
 
 // modelAcc gathers one model's turns and compactions during the merge.
@@ -505,7 +511,7 @@ func (o Options) suggest(m Model, manual, safe []int64, c zones.Compact) Suggest
 	if len(manual) >= MinManual {
 		p := percentile(sorted(manual), ManualPercentile)
 		s.Dumb = max(lo, min(hi, roundTo(p)))
-		s.WhyDumb = fmt.Sprintf("dumb %s: the %d%% point of your %d manual compactions (%s), rounded, kept within %s–%s",
+		s.WhyDumb = fmt.Sprintf("dumb %s: the %d%% point of your %d manual compactions (%s), rounded, kept within %s to %s",
 			Tokens(s.Dumb), int(ManualPercentile*100), len(manual), Tokens(p), Tokens(lo), Tokens(hi))
 		if def.Dumb > 0 {
 			s.Warn = max(Round, roundTo(s.Dumb*def.Warn/def.Dumb))
@@ -527,13 +533,13 @@ func (o Options) suggest(m Model, manual, safe []int64, c zones.Compact) Suggest
 		goal := int(math.Round(InTimeGoal * 100))
 		switch p := roundDown(v); {
 		case p >= s.Dumb:
-			s.WhyPrep = fmt.Sprintf("prep at dumb: crossing dumb warned ≥ %d responses ahead of %d%% of your %d auto-compactions", o.Lead, goal, len(sf))
+			s.WhyPrep = fmt.Sprintf("prep at dumb (%s): crossed at least %d responses before %d%% of your %d auto-compactions", Tokens(s.Dumb), o.Lead, goal, len(sf))
 		case p < max(Round, s.Warn):
 			s.Prep, s.PrepSet = max(Round, s.Warn), "warn"
 			s.WhyPrep = fmt.Sprintf("prep at warn (%s): no threshold above it warns %d responses ahead of %d%% of your auto-compactions (they come within a few turns)", Tokens(s.Prep), o.Lead, goal)
 		default:
 			s.Prep, s.PrepSet = p, fmt.Sprint(p)
-			s.WhyPrep = fmt.Sprintf("prep %s: the highest point crossed ≥ %d responses before %d%% of your %d auto-compactions", Tokens(p), o.Lead, goal, len(sf))
+			s.WhyPrep = fmt.Sprintf("prep %s: the highest point crossed at least %d responses before %d%% of your %d auto-compactions", Tokens(p), o.Lead, goal, len(sf))
 		}
 	}
 	if c.Enabled && c.Point > zones.PrepBeforeCompact && s.Prep > c.Point-zones.PrepBeforeCompact {

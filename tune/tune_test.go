@@ -1,0 +1,297 @@
+package tune
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/zoneline/zoneline/tune/internal/gen"
+)
+
+const sonnet = "claude-sonnet-4-5-20250929"
+
+func gturn(ctx int64) gen.Event { return gen.Event{Kind: gen.Turn, Context: ctx} }
+
+func compact(trigger string, pre, post int64) gen.Event {
+	return gen.Event{Kind: gen.Compact, Trigger: trigger, Pre: pre, Post: post}
+}
+
+// writeSession writes a session under dir/projects/p/ and returns its path.
+func writeSession(t *testing.T, dir, name string, s gen.Session) string {
+	t.Helper()
+	path := filepath.Join(dir, "projects", "-home-user-p", name+".jsonl")
+	if err := gen.WriteFile(path, s); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func run(t *testing.T, paths ...string) *Report {
+	t.Helper()
+	rep, err := Run(Options{Paths: paths, Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+func model(t *testing.T, rep *Report, name string) *Model {
+	t.Helper()
+	for i := range rep.Models {
+		if rep.Models[i].Model == name {
+			return &rep.Models[i]
+		}
+	}
+	t.Fatalf("no model %s in %+v", name, rep.Models)
+	return nil
+}
+
+// autoSession auto-compacts at a known point: eight turns 20k … 160k (a sidechain turn of 190k
+// and a response written as three records in between), the compaction, then two turns.
+func autoSession(seed uint64) gen.Session {
+	var evs []gen.Event
+	for i := int64(1); i <= 8; i++ {
+		evs = append(evs, gturn(i*20_000))
+		if i == 4 {
+			evs = append(evs, gen.Event{Kind: gen.Turn, Context: 190_000, Sidechain: true})
+			evs[len(evs)-2].Dups = 2
+		}
+	}
+	evs = append(evs, compact("auto", 160_120, 10_000), gturn(15_000), gturn(30_000))
+	return gen.Session{Model: sonnet, Events: evs, Seed: seed}
+}
+
+func TestAutoCompactKnownPoint(t *testing.T) {
+	dir := t.TempDir()
+	writeSession(t, dir, "auto", autoSession(1))
+	rep := run(t, filepath.Join(dir, "projects"))
+	if rep.Totals.Turns != 10 || rep.Totals.Sessions != 1 || rep.Totals.Duplicates != 2 || rep.Totals.Compactions != 1 {
+		t.Fatalf("totals %+v: want 10 turns (sidechain skipped, duplicates once), 1 session, 2 duplicates, 1 compaction", rep.Totals)
+	}
+	m := model(t, rep, sonnet)
+	if m.Context.Max != 160_000 || m.Context.Min != 15_000 {
+		t.Errorf("context %+v: want max 160k (the 190k sidechain is skipped), min 15k", m.Context)
+	}
+	if m.Auto != 1 || m.Manual != 0 || len(m.Compactions) != 1 {
+		t.Fatalf("compactions %+v", m.Compactions)
+	}
+	c := m.Compactions[0]
+	if c.PreTokens != 160_120 || c.PostTokens != 10_000 || c.Turns != 8 || c.Trigger != "auto" {
+		t.Errorf("compaction %+v: want pre 160120, post 10000 after 8 turns", c)
+	}
+	// With -lead 3, the last threshold crossed 3 responses ahead is the 5th turn's 100k.
+	if c.InTimeAt != 100_000 {
+		t.Errorf("in time at %d, want 100000", c.InTimeAt)
+	}
+	// Defaults for Sonnet on 200k: warn 80k (4th turn: 4 responses after it), dumb = prep
+	// 120k (6th turn: 2 after it, too late for -lead 3).
+	want := map[string]int{"warn": 4, "dumb": 2, "prep": 2}
+	for _, z := range m.Leads {
+		if z.Crossed != 1 || z.Of != 1 || z.MinTurns != want[z.Zone] || z.MedianTurns != float64(want[z.Zone]) {
+			t.Errorf("lead %+v: want crossed 1 of 1, %d turns", z, want[z.Zone])
+		}
+		if z.MedianSeconds <= 0 {
+			t.Errorf("lead %+v: want a positive time", z)
+		}
+	}
+	if m.InTime != (InTime{Warned: 0, Of: 1}) {
+		t.Errorf("prep in time %+v, want 0 of 1", m.InTime)
+	}
+	if m.Current.Warn != 80_000 || m.Current.Dumb != 120_000 || m.Current.AutoCompact != 167_000 {
+		t.Errorf("current %+v", m.Current)
+	}
+}
+
+func TestManualCompactionsMoveDumb(t *testing.T) {
+	dir := t.TempDir()
+	var evs []gen.Event
+	for _, at := range []int64{100_000, 150_000, 110_000} { // the user compacts by hand
+		for ctx := int64(20_000); ctx <= at; ctx += 10_000 {
+			evs = append(evs, gturn(ctx))
+		}
+		evs = append(evs, compact("manual", at+120, 8_000))
+	}
+	writeSession(t, dir, "manual", gen.Session{Model: sonnet, Events: evs, Seed: 2})
+	m := model(t, run(t, dir), sonnet)
+	if m.Manual != 3 || m.Auto != 0 {
+		t.Fatalf("manual %d auto %d", m.Manual, m.Auto)
+	}
+	s := m.Suggested
+	// The 25th percentile of 100k, 110k and 150k is 100k; warn keeps 80:120.
+	if s.Dumb != 100_000 || s.Warn != 65_000 || s.Prep != 100_000 || s.PrepSet != "dumb" || !s.Changed {
+		t.Errorf("suggested %+v: want dumb 100k, warn 65k, prep at dumb", s)
+	}
+	for _, why := range []string{s.WhyWarn, s.WhyDumb, s.WhyPrep} {
+		if why == "" || strings.Contains(why, "\n") {
+			t.Errorf("reason %q: want one line", why)
+		}
+	}
+}
+
+func TestDumbClampedToSaneRange(t *testing.T) {
+	dir := t.TempDir()
+	var evs []gen.Event
+	for range 4 { // compacting at 20k every time: far below half the default
+		evs = append(evs, gturn(10_000), gturn(20_000), compact("manual", 20_120, 5_000))
+	}
+	writeSession(t, dir, "early", gen.Session{Model: sonnet, Events: evs, Seed: 3})
+	s := model(t, run(t, dir), sonnet).Suggested
+	if s.Dumb != 60_000 {
+		t.Errorf("dumb %d: want 60k, half the default 120k", s.Dumb)
+	}
+}
+
+func TestPrepSuggestionWarnsNinetyPercentInTime(t *testing.T) {
+	dir := t.TempDir()
+	// Ten auto-compacted epochs climbing 10k a turn from 10k; epoch k peaks at 100k+10k·k, so
+	// the highest context 3 responses before its end is 70k+10k·k: 70k … 160k.
+	var evs []gen.Event
+	for k := int64(0); k < 10; k++ {
+		for ctx := int64(10_000); ctx <= 100_000+10_000*k; ctx += 10_000 {
+			evs = append(evs, gturn(ctx))
+		}
+		evs = append(evs, compact("auto", 100_120+10_000*k, 5_000))
+	}
+	writeSession(t, dir, "ten", gen.Session{Model: sonnet, Events: evs, Seed: 4})
+	m := model(t, run(t, dir), sonnet)
+	if m.Auto != 10 {
+		t.Fatalf("auto %d", m.Auto)
+	}
+	// 90 % of the ten warned: every epoch but the lowest reaches 80k three turns ahead.
+	if s := m.Suggested; s.Prep != 80_000 || s.PrepSet != "80000" {
+		t.Errorf("suggested prep %d (%q): want 80k\n%s", s.Prep, s.PrepSet, s.WhyPrep)
+	}
+	// The current prep (dumb, 120k) is crossed 3 ahead by epochs with 70k+10k·k >= 120k: 5.
+	if m.InTime != (InTime{Warned: 5, Of: 10}) {
+		t.Errorf("in time %+v, want 5 of 10", m.InTime)
+	}
+}
+
+func TestDuplicatedFileCountsOnce(t *testing.T) {
+	dir := t.TempDir()
+	a := writeSession(t, dir, "a", autoSession(5))
+	data, err := os.ReadFile(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "projects", "-home-user-p", "b.jsonl"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rep := run(t, dir)
+	if rep.Totals.Turns != 10 || rep.Totals.Compactions != 1 || rep.Totals.Sessions != 1 || rep.Totals.Duplicates != 2+12 {
+		t.Errorf("totals %+v: want the copy's 12 records (10 turns, 2 repeats) and its compaction skipped as duplicates", rep.Totals)
+	}
+}
+
+func TestRobustOnBadFiles(t *testing.T) {
+	dir := t.TempDir()
+	good := writeSession(t, dir, "good", autoSession(6))
+	// A half-written last line: an assistant record cut off mid-usage, no newline.
+	f, err := os.OpenFile(good, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(`{"parentUuid":"x","isSidechain":false,"message":{"model":"` + sonnet + `","id":"msg_cut","usage":{"input_tokens":5`)
+	// A huge line (over MaxLine) that would count if read: it is skipped without being held.
+	huge := filepath.Join(dir, "projects", "-home-user-p", "huge.jsonl")
+	h, err := os.Create(huge)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.WriteString(`{"type":"assistant","message":{"model":"` + sonnet + `","id":"msg_huge","content":"`)
+	h.WriteString(strings.Repeat("x", MaxLine+10))
+	h.WriteString(`","usage":{"input_tokens":199000}}}` + "\n")
+	h.Close()
+	f.Close()
+	// A folder named like a transcript.
+	if err := os.MkdirAll(filepath.Join(dir, "projects", "-home-user-p", "folder.jsonl"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	rep := run(t, dir)
+	tt := rep.Totals
+	if tt.Turns != 10 || tt.BadLines != 1 || tt.HugeLines != 1 || tt.Unreadable != 1 {
+		t.Errorf("totals %+v: want 10 turns, 1 bad line, 1 huge line, 1 unreadable", tt)
+	}
+	if len(rep.Problems) != 1 || !strings.HasSuffix(rep.Problems[0].Path, "folder.jsonl") {
+		t.Errorf("problems %+v", rep.Problems)
+	}
+	if m := model(t, rep, sonnet); m.Context.Max != 160_000 {
+		t.Errorf("max %d: the huge line must not count", m.Context.Max)
+	}
+}
+
+func TestUnreadableFile(t *testing.T) {
+	dir := t.TempDir()
+	writeSession(t, dir, "good", autoSession(7))
+	locked := writeSession(t, dir, "locked", autoSession(8))
+	if err := os.Chmod(locked, 0); err != nil {
+		t.Fatal(err)
+	}
+	if f, err := os.Open(locked); err == nil {
+		f.Close()
+		t.Skip("running as root: a chmod 000 file is still readable (TestRobustOnBadFiles covers a *.jsonl folder)")
+	}
+	rep := run(t, dir)
+	if rep.Totals.Unreadable != 1 || rep.Totals.Turns != 10 || len(rep.Problems) != 1 {
+		t.Errorf("totals %+v problems %+v: want the locked file reported, the other read", rep.Totals, rep.Problems)
+	}
+}
+
+func TestVanishedFile(t *testing.T) {
+	dir := t.TempDir()
+	a := writeSession(t, dir, "a", autoSession(9))
+	b := writeSession(t, dir, "b", autoSession(10))
+	files, sizes, _, err := Find([]string{dir})
+	if err != nil || len(files) != 2 {
+		t.Fatal(files, err)
+	}
+	os.Remove(b) // gone between listing and reading
+	res := scanFiles(files, sizes, 2, nil)
+	rep := analyze(Options{Lead: DefaultLead, Config: nil}.defaults(), res, nil)
+	if rep.Totals.Vanished != 1 || rep.Totals.Turns != 10 || rep.Totals.Unreadable != 0 {
+		t.Errorf("totals %+v: want 1 vanished, %s's 10 turns", rep.Totals, filepath.Base(a))
+	}
+}
+
+func TestMissingRootFails(t *testing.T) {
+	_, err := Run(Options{Paths: []string{filepath.Join(t.TempDir(), "nope")}})
+	if err == nil || !strings.HasPrefix(err.Error(), "zoneline: ") {
+		t.Errorf("err %v: want a zoneline: error", err)
+	}
+}
+
+func TestLeadingType(t *testing.T) {
+	tests := []struct {
+		line string
+		want string // "" = not known early
+	}{
+		{`{"type":"user","message":{"content":"x"}}`, "user"},
+		{`{"parentUuid": null, "isSidechain": false, "promptId": "p", "type": "user", "message": {}}`, "user"},
+		{`{"parentUuid":"a","isSidechain":false,"message":{"id":"m"},"type":"assistant"}`, ""},
+		{`{"a":"x\"y","type":"attachment"}`, "attachment"},
+		{`{"a":1.5e3,"b":true,"type":"system","subtype":"x"}`, "system"},
+		{`{"ty\u0070e":"user"}`, ""},
+		{`{"type":"us\u0065r"}`, ""},
+		{`["type","user"]`, ""},
+		{`{"type":"user"`, "user"}, // half-written: known early; ParseRecord never sees it
+		{``, ""},
+	}
+	for _, tt := range tests {
+		got, ok := leadingType([]byte(tt.line))
+		if string(got) != tt.want || ok != (tt.want != "") {
+			t.Errorf("leadingType(%s) = %q, %v; want %q", tt.line, got, ok, tt.want)
+		}
+	}
+}
+
+func TestHistogram(t *testing.T) {
+	step, counts := histogram([]int64{0, 9_999, 10_000, 170_000}, 167_000)
+	if step != 10_000 || len(counts) != 17 || counts[0] != 2 || counts[1] != 1 || counts[16] != 1 {
+		t.Errorf("step %d counts %v", step, counts)
+	}
+	step, counts = histogram([]int64{900_000}, 967_000)
+	if step != 50_000 || len(counts) != 20 || counts[18] != 1 {
+		t.Errorf("1M: step %d counts %v", step, counts)
+	}
+}
