@@ -138,13 +138,7 @@ type collector struct {
 	descs    map[string]string // command → latest description
 	seenTool map[string]bool   // tool_use ids
 	seenUUID map[string]bool   // record uuids: a record written twice counts once
-}
-
-// factMessage is the extra decode Facts needs beyond ParseRecord.
-type factMessage struct {
-	Message struct {
-		Content json.RawMessage `json:"content"`
-	} `json:"message"`
+	content  []byte            // message.content of the current record
 }
 
 type contentBlock struct {
@@ -165,7 +159,8 @@ type toolInput struct {
 }
 
 func (c *collector) line(line []byte) {
-	rec, ok := ParseRecord(line)
+	c.content = c.content[:0]
+	rec, ok := parseRecord(line, &c.content)
 	if !ok {
 		return
 	}
@@ -191,21 +186,13 @@ func (c *collector) line(line []byte) {
 		if rec.Sidechain || rec.IsMeta || rec.IsCompactSummary {
 			return
 		}
-		var m factMessage
-		if json.Unmarshal(line, &m) != nil {
-			return
-		}
-		c.prompt(m.Message.Content, rec.Time)
+		c.prompt(c.content, rec.Time)
 	case "assistant":
 		if !bytes.Contains(line, toolUseMarker) {
 			return
 		}
-		var m factMessage
-		if json.Unmarshal(line, &m) != nil {
-			return
-		}
 		var blocks []contentBlock
-		if json.Unmarshal(m.Message.Content, &blocks) != nil {
+		if json.Unmarshal(c.content, &blocks) != nil {
 			return
 		}
 		for _, b := range blocks {

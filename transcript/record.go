@@ -89,16 +89,28 @@ type wireRecord struct {
 	SessionID        string `json:"sessionId"`
 	SessionIDSnake   string `json:"session_id"`
 	Timestamp        string `json:"timestamp"`
-	Message          *struct {
-		ID    string     `json:"id"`
-		Model string     `json:"model"`
-		Usage *wireUsage `json:"usage"`
+	Message          struct {
+		ID      string      `json:"id"`
+		Model   string      `json:"model"`
+		Usage   *wireUsage  `json:"usage"`
+		Content contentSink `json:"content"`
 	} `json:"message"`
 	CompactMetadata *struct {
 		Trigger    string  `json:"trigger"`
 		PreTokens  float64 `json:"preTokens"`
 		PostTokens float64 `json:"postTokens"`
 	} `json:"compactMetadata"`
+}
+
+// contentSink keeps message.content only when asked to (Facts needs it,
+// nobody else does), so ParseRecord never copies a large tool result.
+type contentSink struct{ dst *[]byte }
+
+func (c *contentSink) UnmarshalJSON(b []byte) error {
+	if c.dst != nil {
+		*c.dst = append((*c.dst)[:0], b...)
+	}
+	return nil
 }
 
 // wireUsage takes numbers as float64 so that a fractional or huge value
@@ -129,6 +141,12 @@ var knownTypes = map[string]string{
 // system records go through encoding/json, and for those false also means
 // the line is not valid JSON. ParseRecord never retains line.
 func ParseRecord(line []byte) (Record, bool) {
+	return parseRecord(line, nil)
+}
+
+// parseRecord is ParseRecord that also copies message.content of a user,
+// assistant or system record into *content when content is not nil.
+func parseRecord(line []byte, content *[]byte) (Record, bool) {
 	typ, ok := topLevelType(line)
 	if !ok {
 		return Record{}, false
@@ -139,6 +157,7 @@ func ParseRecord(line []byte) (Record, bool) {
 		return Record{Type: typ}, true
 	}
 	var w wireRecord
+	w.Message.Content.dst = content
 	if err := json.Unmarshal(line, &w); err != nil {
 		return Record{}, false
 	}
@@ -159,7 +178,7 @@ func ParseRecord(line []byte) (Record, bool) {
 			r.Time = t
 		}
 	}
-	if m := w.Message; m != nil && typ == "assistant" {
+	if m := &w.Message; typ == "assistant" {
 		r.MessageID, r.Model = m.ID, m.Model
 		if u := m.Usage; u != nil {
 			r.Usage = &Usage{
