@@ -8,8 +8,9 @@ import (
 
 // BenchmarkRender renders the default line of a dumb 200k view as the statusline does: pane
 // width 198 (COLUMNS 200 minus Claude Code's indent), 256 colours. Allocations (go1.26,
-// linux/amd64): 6 per render, for the four formatted numbers, the builder and the result;
-// the same with or without fitting.
+// linux/amd64): 6 per render (3.2 kB): the render state, the four formatted numbers (tokens,
+// percent, distance to compact, compactions) and the output buffer; the same with or without
+// fitting. About 3–6 µs, noise against a process start of ~1 ms.
 func BenchmarkRender(b *testing.B) {
 	v := fitView()
 	cases := []struct {
