@@ -1,0 +1,82 @@
+package bench
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/zoneline/zoneline/internal/procbench"
+	"github.com/zoneline/zoneline/notify/notifytest"
+)
+
+const upsFixture = "../testdata/claude-code/edge-cases-sonnet-200k/hook-edge-UserPromptSubmit-01.json"
+
+// BenchmarkHookUserPromptNoMarker runs `zoneline hook` on a recorded UserPromptSubmit payload of
+// a session with no marker (the common case: it prints nothing), against the floor. Target:
+// ≤ 1.15× floor.
+func BenchmarkHookUserPromptNoMarker(b *testing.B) {
+	zl := procbench.Build(b, "./cmd/zoneline")
+	floor := procbench.Build(b, "./internal/floor")
+	payload, err := os.ReadFile(upsFixture)
+	if err != nil {
+		b.Fatal(err)
+	}
+	e := env(b.TempDir())
+	if r, err := procbench.Run(zl, []string{"hook"}, payload, e); err != nil || r.Code != 0 || len(r.Stdout) != 0 {
+		b.Fatalf("hook: %v exit %d %q %q", err, r.Code, r.Stdout, r.Stderr)
+	}
+	b.ResetTimer()
+	procbench.Compare(b, runner(zl, []string{"hook"}, payload, e), runner(floor, nil, payload, e))
+}
+
+// BenchmarkStatuslineNotify compares the statusline on a render that crosses the prep threshold
+// (marker written, detached notifier spawned, a real Notify on a private bus) with the same
+// render once the markers exist (nothing fired). "x-floor" here is fired / not fired. Target:
+// ≤ 1.05×.
+func BenchmarkStatuslineNotify(b *testing.B) {
+	zl := procbench.Build(b, "./cmd/zoneline")
+	// The companion beside zoneline, as installed.
+	notifier := filepath.Join(filepath.Dir(zl), "zoneline-notify")
+	if _, err := os.Stat(notifier); err != nil {
+		nb := procbench.Build(b, "./cmd/zoneline-notify")
+		data, err := os.ReadFile(nb)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(notifier, data, 0o755); err != nil {
+			b.Fatal(err)
+		}
+	}
+	bus := notifytest.StartBus(b)
+	rcv := bus.Receiver(b, notifytest.Answer)
+	dir := b.TempDir()
+	e := env(dir, bus.Env(), "XDG_RUNTIME_DIR="+dir)
+	const id = "aaa8e696-ca66-4fcf-8fb3-651eb7e68c12"
+	payload := []byte(fmt.Sprintf(`{"session_id":%q,"cwd":%q,"model":{"id":"claude-sonnet-4-5-20250929","display_name":"Sonnet 4.5"},"context_window":{"context_window_size":200000,"current_usage":{"input_tokens":500,"output_tokens":120,"cache_creation_input_tokens":1500,"cache_read_input_tokens":123000}}}`, id, dir))
+	sdir := filepath.Join(dir, "state", "sessions", id)
+	reset := func() {
+		ents, _ := os.ReadDir(sdir)
+		for _, en := range ents {
+			if n := en.Name(); strings.HasPrefix(n, "marker-") || strings.HasPrefix(n, "nudge-") {
+				os.Remove(filepath.Join(sdir, n))
+			}
+		}
+	}
+	if r, err := procbench.Run(zl, []string{"statusline"}, payload, e); err != nil || !strings.Contains(string(r.Stdout), "125k") {
+		b.Fatalf("render: %v %q", err, r.Stdout)
+	}
+	rcv.Wait(b, 1, 10e9)
+	fired := func() (procbench.Result, error) {
+		reset()
+		return procbench.Run(zl, []string{"statusline"}, payload, e)
+	}
+	quiet := func() (procbench.Result, error) {
+		return procbench.Run(zl, []string{"statusline"}, payload, e)
+	}
+	b.ResetTimer()
+	procbench.Compare(b, fired, quiet)
+	b.StopTimer()
+	b.ReportMetric(float64(len(rcv.Records())), "notifications")
+}
