@@ -12,6 +12,9 @@ var _ = register("SessionStart", sessionStart)
 // Count+1 was delivered, so neither PostCompact nor UserPromptSubmit delivers it again. Other
 // sources get no output.
 func sessionStart(c *Context, h *payload.Hook) (Output, error) {
+	if h.Source == "startup" {
+		collectGarbage(c) // gc.go: at most once a day
+	}
 	if h.Source != "compact" || !state.ValidSessionID(h.SessionID) {
 		return Output{}, nil
 	}

@@ -39,12 +39,28 @@ func ValidSessionID(id string) bool {
 // ErrBadSession reports a session id that is not a UUID.
 var ErrBadSession = errors.New("zoneline: session id is not a UUID")
 
-// Session returns the session's folder, <root>/sessions/<id>, without creating it.
+// ErrPlanted reports a symlink or other non-directory where the state dir keeps a folder.
+var ErrPlanted = errors.New("zoneline: a symlink or file sits where the state dir keeps a folder; remove it")
+
+// SessionsDirName is the folder of the per-session folders, below the root.
+const SessionsDirName = "sessions"
+
+// Session returns the session's folder, <root>/sessions/<id>, without creating it. It refuses
+// an id that is not a UUID, and a sessions/ or sessions/<id> that exists but is not a real
+// directory (a planted symlink), so that no write through the returned path can leave the
+// state dir: MkdirAll and open follow symlinked intermediate folders.
 func (d Dir) Session(id string) (string, error) {
 	if !ValidSessionID(id) {
 		return "", ErrBadSession
 	}
-	return filepath.Join(d.Root, "sessions", strings.ToLower(id)), nil
+	sessions := filepath.Join(d.Root, SessionsDirName)
+	dir := filepath.Join(sessions, strings.ToLower(id))
+	for _, p := range [...]string{sessions, dir} {
+		if fi, err := os.Lstat(p); err == nil && !fi.IsDir() {
+			return "", fmt.Errorf("%w: %s", ErrPlanted, p)
+		}
+	}
+	return dir, nil
 }
 
 // SessionFile returns the path of a file in the session's folder.

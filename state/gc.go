@@ -1,0 +1,144 @@
+package state
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Garbage collection of the state dir.
+const (
+	// GCInterval is how often GC runs at most, through GCDaily's stamp file.
+	GCInterval = 24 * time.Hour
+	// StaleTemp is the age past which a temp file left by an interrupted atomic write
+	// (".<name>.tmp-<random>") is removed: no write takes this long.
+	StaleTemp = time.Minute
+	// GCStampName is the stamp file whose modification time records the last GC.
+	GCStampName = "gc.stamp"
+)
+
+// tempDirs are the folders below the root, besides each session's, where atomic writes leave
+// temp files when killed.
+var tempDirs = []string{"", "snapshots", SessionsDirName}
+
+// GCResult is what one GC removed.
+type GCResult struct {
+	Sessions []string // session ids whose folder was removed
+	Temps    int      // stale temp files removed
+	Planted  int      // symlinks found in or at sessions/ and removed (the links, never their targets)
+}
+
+// GC removes the folders of sessions whose newest file is older than maxAge, and temp files
+// older than StaleTemp left by interrupted atomic writes. It never follows a symlink: a symlink
+// found in sessions/ is removed itself, its target untouched. A missing state dir is not an error.
+func (d Dir) GC(maxAge time.Duration, now time.Time) (GCResult, error) {
+	var res GCResult
+	if d.Root == "" {
+		return res, nil
+	}
+	for _, sub := range tempDirs {
+		res.Temps += removeStaleTemps(filepath.Join(d.Root, sub), now)
+	}
+	sessions := filepath.Join(d.Root, SessionsDirName)
+	if fi, err := os.Lstat(sessions); err != nil || !fi.IsDir() {
+		if err == nil && fi.Mode()&os.ModeSymlink != 0 { // planted where sessions/ belongs
+			if os.Remove(sessions) == nil {
+				res.Planted++
+			}
+		}
+		if errors.Is(err, os.ErrNotExist) {
+			err = nil
+		}
+		return res, err
+	}
+	ents, err := os.ReadDir(sessions)
+	if err != nil {
+		return res, err
+	}
+	for _, e := range ents {
+		p := filepath.Join(sessions, e.Name())
+		if e.Type()&os.ModeSymlink != 0 {
+			if os.Remove(p) == nil {
+				res.Planted++
+			}
+			continue
+		}
+		if !e.IsDir() || !ValidSessionID(e.Name()) {
+			continue
+		}
+		if now.Sub(newest(p)) <= maxAge {
+			res.Temps += removeStaleTemps(p, now)
+			continue
+		}
+		if err := os.RemoveAll(p); err == nil {
+			res.Sessions = append(res.Sessions, e.Name())
+		}
+	}
+	return res, nil
+}
+
+// GCDaily runs GC when the last run, as recorded by the stamp file's time, is GCInterval old
+// or more (or never happened). ran reports whether it ran. The stamp is touched before the
+// sweep, so of several racing callers most skip it; a second sweep is harmless.
+func (d Dir) GCDaily(maxAge time.Duration, now time.Time) (res GCResult, ran bool, err error) {
+	if d.Root == "" {
+		return res, false, nil
+	}
+	stamp := filepath.Join(d.Root, GCStampName)
+	if fi, err := os.Lstat(stamp); err == nil && fi.Mode().IsRegular() {
+		if age := now.Sub(fi.ModTime()); age >= 0 && age < GCInterval {
+			return res, false, nil
+		}
+	}
+	if err := WriteFile(stamp, []byte(now.UTC().Format(time.RFC3339)+"\n")); err != nil {
+		return res, false, err
+	}
+	os.Chtimes(stamp, now, now)
+	res, err = d.GC(maxAge, now)
+	return res, true, err
+}
+
+// newest returns the newest modification time of dir and the entries in it (not following
+// symlinks, not descending: a session's folder is flat).
+func newest(dir string) time.Time {
+	var t time.Time
+	if fi, err := os.Lstat(dir); err == nil {
+		t = fi.ModTime()
+	}
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if fi, err := e.Info(); err == nil && fi.ModTime().After(t) {
+			t = fi.ModTime()
+		}
+	}
+	return t
+}
+
+// IsTemp reports whether name is a temp file of an atomic write: ".<name>.tmp-<random>".
+func IsTemp(name string) bool {
+	return strings.HasPrefix(name, ".") && strings.Contains(name, ".tmp-")
+}
+
+// removeStaleTemps removes the temp files in dir older than StaleTemp and returns how many.
+func removeStaleTemps(dir string, now time.Time) int {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return 0
+	}
+	n := 0
+	for _, e := range ents {
+		if !IsTemp(e.Name()) || e.IsDir() {
+			continue
+		}
+		fi, err := e.Info()
+		if err != nil || now.Sub(fi.ModTime()) < StaleTemp {
+			continue
+		}
+		if os.Remove(filepath.Join(dir, e.Name())) == nil {
+			n++
+		}
+	}
+	return n
+}
