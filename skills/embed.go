@@ -4,7 +4,7 @@ package skills
 
 import "embed"
 
-// FS holds each skill's folder: compact-prep/SKILL.md.
+// FS holds each skill's folder: compact-prep/SKILL.md, postcompact/SKILL.md.
 //
-//go:embed compact-prep/SKILL.md
+//go:embed compact-prep/SKILL.md postcompact/SKILL.md
 var FS embed.FS

@@ -35,3 +35,27 @@ func TestCompactPrep(t *testing.T) {
 		}
 	}
 }
+
+// TestPostcompact checks the /postcompact skill's front matter and that it names the commands
+// and sections the recovery relies on.
+func TestPostcompact(t *testing.T) {
+	data, err := FS.ReadFile("postcompact/SKILL.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	front, body, ok := strings.Cut(strings.TrimPrefix(text, "---\n"), "\n---\n")
+	if !strings.HasPrefix(text, "---\n") || !ok {
+		t.Fatalf("no YAML front matter")
+	}
+	for _, want := range []string{"name: postcompact\n", "description: ", "allowed-tools: "} {
+		if !strings.Contains(front+"\n", want) {
+			t.Errorf("front matter lacks %q", want)
+		}
+	}
+	for _, want := range []string{"zoneline checkpoint show", "zoneline checkpoint reconcile", "`## Pointers`", "`## Next`", "`## Skills`", "Then do Next"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("body does not mention %q", want)
+		}
+	}
+}
