@@ -154,7 +154,7 @@ func Default() *Config {
 const DefaultCompactInstructions = "Preserve verbatim: the zoneline checkpoint (goal, decisions, rules, external state, next action); exact ids, paths and commands."
 
 // DefaultSegments is the default line's segments, in order.
-var DefaultSegments = []string{"zone", "tokens", "bar", "percent", "compact", "model", "dir", "branch", "compactions", "problems"}
+var DefaultSegments = []string{"zone", "tokens", "bar", "percent", "compact", "nudge", "model", "dir", "branch", "compactions", "problems"}
 
 // Segments is every segment name the statusline knows; validation rejects others.
 var Segments = DefaultSegments

@@ -18,6 +18,7 @@ const (
 const (
 	PriorityPinned      = 100 // zone, problems
 	PriorityTokens      = 90
+	PriorityNudge       = PriorityPinned // the pending /compact-prep action is never dropped
 	PriorityCompact     = 80
 	PriorityPercent     = 70
 	PriorityModel       = 60

@@ -24,7 +24,7 @@ type glyphs struct {
 
 	// Built by newGlyphs from the fields above, so rendering them allocates nothing.
 	zoneText [4]string // by zones.Zone: "○ --", "● SMART", "● WARN", "● DUMB"
-	hintText string    // " ⚑ /compact-prep"
+	hintText string    // "⚑ /compact-prep"
 }
 
 func newGlyphs(g glyphs) *glyphs {
@@ -36,7 +36,7 @@ func newGlyphs(g glyphs) *glyphs {
 		zones.Warn:    g.zone + " WARN",
 		zones.Dumb:    g.zone + " DUMB",
 	}
-	g.hintText = " " + g.hint + "/compact-prep"
+	g.hintText = g.hint + "/compact-prep"
 	return &g
 }
 

@@ -3,7 +3,7 @@ package statusline
 import "github.com/zoneline/zoneline/zones"
 
 // zoneSegment shows the zone: "● DUMB" in the zone's colour, "○ --" dimmed before the first
-// reply, followed by " ⚑ /compact-prep" when a checkpoint is due (View.Tier set).
+// reply.
 type zoneSegment struct{}
 
 func (zoneSegment) enabled(*ctx) bool { return true }
@@ -13,9 +13,15 @@ func (zoneSegment) render(c *ctx, dst []span) []span {
 	if z < zones.Unknown || z > zones.Dumb {
 		z = zones.Unknown
 	}
-	dst = append(dst, span{text: c.g.zoneText[z], style: zoneStyle(z)})
-	if c.v.Tier != "" {
-		dst = append(dst, span{text: c.g.hintText, style: styleHint})
-	}
-	return dst
+	return append(dst, span{text: c.g.zoneText[z], style: zoneStyle(z)})
+}
+
+// nudgeSegment shows "⚑ /compact-prep" while a warning tier is crossed and not yet acted on
+// (View.Tier set): the one action the line asks of the user.
+type nudgeSegment struct{}
+
+func (nudgeSegment) enabled(c *ctx) bool { return c.v.Tier != "" }
+
+func (nudgeSegment) render(c *ctx, dst []span) []span {
+	return append(dst, span{text: c.g.hintText, style: styleHint})
 }

@@ -7,7 +7,7 @@ import (
 )
 
 // DefaultLines is the layout used when Options.Lines is nil: one line with every segment.
-var DefaultLines = [][]string{{"zone", "tokens", "bar", "percent", "compact", "model", "dir", "branch", "compactions", "problems"}}
+var DefaultLines = [][]string{{"zone", "tokens", "bar", "percent", "compact", "nudge", "model", "dir", "branch", "compactions", "problems"}}
 
 // span is a run of text in one style. w is its display width (exact reports whether w is
 // exact or an upper bound; see fastWidth); the renderer fills both in.
@@ -62,6 +62,7 @@ var registry = map[string]registered{
 	"bar":         {barSegment{}, PriorityBar, groupGauge},
 	"percent":     {percentSegment{}, PriorityPercent, groupGauge},
 	"compact":     {compactSegment{}, PriorityCompact, groupNone},
+	"nudge":       {nudgeSegment{}, PriorityNudge, groupNone},
 	"model":       {modelSegment{}, PriorityModel, groupNone},
 	"dir":         {dirSegment{}, PriorityDir, groupPlace},
 	"branch":      {branchSegment{}, PriorityBranch, groupPlace},

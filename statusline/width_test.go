@@ -220,12 +220,12 @@ func fitView() View {
 
 func TestFitWidths(t *testing.T) {
 	want := map[int]string{
-		200: "● DUMB ⚑ /compact-prep 142k/200k ▰▰▰▰▰▰▰▱▱▱ 71% · ~25k to compact · Opus 5.5 · project ⎇ main · ↻2 · ⚠ config.toml:4:1 unknown key 'colour'",
-		0:   "● DUMB ⚑ /compact-prep 142k/200k ▰▰▰▰▰▰▰▱▱▱ 71% · ~25k to compact · Opus 5.5 · project ⎇ main · ↻2 · ⚠ config.toml:4:1 unknown key 'colour'",
-		80:  "● DUMB ⚑ /compact-prep 142k/200k · ⚠ config.toml:4:1 unknown key 'colour'",
-		60:  "● DUMB ⚑ /compact-prep · ⚠ config.toml:4:1 unknown key 'col…",
-		40:  "● DUMB ⚑ /compact-prep · ⚠ config.toml:…",
-		20:  "● DUMB ⚑ /compact-p…",
+		200: "● DUMB 142k/200k ▰▰▰▰▰▰▰▱▱▱ 71% · ~25k to compact · ⚑ /compact-prep · Opus 5.5 · project ⎇ main · ↻2 · ⚠ config.toml:4:1 unknown key 'colour'",
+		0:   "● DUMB 142k/200k ▰▰▰▰▰▰▰▱▱▱ 71% · ~25k to compact · ⚑ /compact-prep · Opus 5.5 · project ⎇ main · ↻2 · ⚠ config.toml:4:1 unknown key 'colour'",
+		80:  "● DUMB 142k/200k · ⚑ /compact-prep · ⚠ config.toml:4:1 unknown key 'colour'",
+		60:  "● DUMB · ⚑ /compact-prep · ⚠ config.toml:4:1 unknown key 'c…",
+		40:  "● DUMB · ⚑ /compact-prep · ⚠ config.tom…",
+		20:  "● DUMB · ⚑ /compact…",
 		5:   "● DU…",
 	}
 	for w, s := range want {
