@@ -1,0 +1,117 @@
+package install
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestInstallScript runs ./install.sh into a temp PREFIX with a temp HOME, as a user would, and
+// checks the binary, the registration, the second run and the uninstall. It builds the binaries,
+// so -short skips it.
+func TestInstallScript(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds zoneline; skipped with -short")
+	}
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash")
+	}
+	root, _ := filepath.Abs("..")
+	home := t.TempDir()
+	prefix := filepath.Join(t.TempDir(), "pre fix") // a space in the path, on purpose
+	env := scriptEnv(t, home)
+	run := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command("bash", append([]string{filepath.Join(root, "install.sh"), "--prefix", prefix}, args...)...)
+		cmd.Env = env
+		cmd.Dir = home
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("install.sh %v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	out := run()
+	zl := filepath.Join(prefix, "bin", "zoneline")
+	for _, want := range []string{"installed " + regexp.QuoteMeta(zl), "check: zoneline ", "is not on your PATH", "added +statusLine", "added +hook SessionStart", "added +skill /compact-prep", "SMART", "What next:"} {
+		if !regexp.MustCompile(want).MatchString(out) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	settings := filepath.Join(home, ".claude", "settings.json")
+	data, err := os.ReadFile(settings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `"command": "'` + zl + `' statusline"`; !strings.Contains(string(data), want) {
+		t.Errorf("settings.json lacks %s:\n%s", want, data)
+	}
+	if _, err := os.Stat(filepath.Join(home, ".claude", "skills", "compact-prep", "SKILL.md")); err != nil {
+		t.Errorf("skill not installed: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(home, ".config", "zoneline", "config.toml")); err != nil {
+		t.Errorf("config not written: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "cmd", "zoneline-notify")); err == nil {
+		if _, err := os.Stat(filepath.Join(prefix, "bin", "zoneline-notify")); err != nil {
+			t.Errorf("zoneline-notify not installed beside zoneline: %v", err)
+		}
+	}
+
+	// A second run: the same binary path, every entry already present, the file unchanged.
+	out = run()
+	if strings.Contains(out, "added ") {
+		t.Errorf("second run added something:\n%s", out)
+	}
+	if again, _ := os.ReadFile(settings); string(again) != string(data) {
+		t.Errorf("second run changed settings.json")
+	}
+
+	// --no-register leaves a fresh HOME's Claude folder alone.
+	home2 := t.TempDir()
+	cmd := exec.Command("bash", filepath.Join(root, "install.sh"), "--no-register", "--prefix", filepath.Join(home2, "p"))
+	cmd.Env = scriptEnv(t, home2)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("--no-register: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(filepath.Join(home2, ".claude")); err == nil {
+		t.Errorf("--no-register touched ~/.claude")
+	}
+
+	// Uninstall with --purge: the settings file install created is gone, and so is the config.
+	cmd = exec.Command(zl, "uninstall", "--purge")
+	cmd.Env = env
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("uninstall: %v\n%s", err, out)
+	}
+	for _, p := range []string{settings, filepath.Join(home, ".claude", "skills"), filepath.Join(home, ".config", "zoneline", "config.toml")} {
+		if _, err := os.Stat(p); err == nil {
+			t.Errorf("uninstall --purge left %s", p)
+		}
+	}
+}
+
+// scriptEnv is a user's environment with HOME at home and nothing of zoneline's set, keeping
+// the Go build cache so the build is quick.
+func scriptEnv(t *testing.T, home string) []string {
+	t.Helper()
+	var env []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		switch {
+		case k == "HOME" || k == "PREFIX" || k == "CLAUDE_CONFIG_DIR" || strings.HasPrefix(k, "ZONELINE_") || strings.HasPrefix(k, "XDG_"):
+			continue
+		}
+		env = append(env, kv)
+	}
+	for _, k := range []string{"GOCACHE", "GOMODCACHE", "GOPATH"} {
+		out, err := exec.Command("go", "env", k).Output()
+		if err == nil {
+			env = append(env, k+"="+strings.TrimSpace(string(out)))
+		}
+	}
+	return append(env, "HOME="+home, "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local")
+}
