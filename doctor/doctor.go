@@ -119,7 +119,7 @@ func Settings(path, self string) []Result {
 	}
 	out = append(out, slRes)
 
-	plugin := pluginEnabled(root)
+	plugin := install.PluginEnabled(root)
 	hooks := root.Get("hooks")
 	for _, h := range install.Hooks {
 		name := "hook " + h.Event
@@ -190,20 +190,6 @@ func findHook(hooks *install.Node, event string) (string, bool) {
 		}
 	}
 	return "", false
-}
-
-// pluginEnabled returns the id of an enabled zoneline plugin ("zoneline@marketplace"), or "".
-func pluginEnabled(root *install.Node) string {
-	ep := root.Get("enabledPlugins")
-	if ep == nil || ep.Kind != install.Object {
-		return ""
-	}
-	for _, m := range ep.Members {
-		if strings.HasPrefix(m.Key, "zoneline@") && m.Val.Kind == install.Bool && m.Val.Bool {
-			return m.Key
-		}
-	}
-	return ""
 }
 
 // Config checks the config file: absent (defaults), valid, or broken with its position.

@@ -358,10 +358,15 @@ func Install(o Options) (*Result, error) {
 		return nil, doc.ErrorAt(hooks, `"hooks" is `+kindName(hooks.Kind)+`, not an object: fix it by hand`)
 	}
 	cmd := CommandLine(o.Bin, SubHook, o.GOOS)
+	plugin := PluginEnabled(root)
 	for _, h := range Hooks {
 		item := "hook " + h.Event
 		if h.Matcher != "" {
 			item += " (" + h.Matcher + ")"
+		}
+		if plugin != "" && (hooks.Get(h.Event) == nil || findOurs(hooks.Get(h.Event), SubHook) == nil) {
+			res.add(item, Skipped, "the plugin %s runs it already", plugin)
+			continue
 		}
 		arr := hooks.Get(h.Event)
 		if arr == nil {
@@ -732,6 +737,21 @@ func purgeState(dir string) []string {
 		os.Remove(dir)
 	}
 	return left
+}
+
+// PluginEnabled returns the id of an enabled zoneline plugin in settings ("zoneline@<marketplace>"),
+// or "": its hooks/hooks.json already runs `zoneline hook`, so install does not add them twice.
+func PluginEnabled(root *Node) string {
+	ep := root.Get("enabledPlugins")
+	if ep == nil || ep.Kind != Object {
+		return ""
+	}
+	for _, m := range ep.Members {
+		if strings.HasPrefix(m.Key, binaryName+"@") && m.Val.Kind == Bool && m.Val.Bool {
+			return m.Key
+		}
+	}
+	return ""
 }
 
 // findOurs returns the first hook entry in a hooks array that runs zoneline's sub.
