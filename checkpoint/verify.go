@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/zoneline/zoneline/state"
@@ -27,21 +28,27 @@ type VerifyOptions struct {
 	Session string // the session the checkpoint must belong to; "" skips that check
 }
 
+// lazyRE compiles a pattern on first use: zoneline is one binary, and the statusline, which
+// never verifies a checkpoint, must not pay for compiling these at start-up.
+func lazyRE(pattern string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
+}
+
 // mustHaveContent are sections for which "none" is not an answer.
 var mustHaveContent = map[string]bool{"Goal": true, "State": true, "Next": true}
 
 // placeholderRE matches text that was left as a prompt: <angle-bracket prompts>, TODO, TBD, …
-var placeholderRE = regexp.MustCompile(`(?i)(<[^<>\n]{3,}>|\bTODO\b|\bTBD\b|\bFIXME\b|\bXXX\b|\bplaceholder\b|^\s*(\.\.\.|…)\s*$)`)
+var placeholderRE = lazyRE(`(?i)(<[^<>\n]{3,}>|\bTODO\b|\bTBD\b|\bFIXME\b|\bXXX\b|\bplaceholder\b|^\s*(\.\.\.|…)\s*$)`)
 
 // vagueRE matches a Next that names no action.
-var vagueRE = regexp.MustCompile(`(?i)^\s*[-*]?\s*(continue|keep going|carry on|finish( the task| up)?|proceed|resume|do the rest|next steps?|see above|as before)\.?\s*$`)
+var vagueRE = lazyRE(`(?i)^\s*[-*]?\s*(continue|keep going|carry on|finish( the task| up)?|proceed|resume|do the rest|next steps?|see above|as before)\.?\s*$`)
 
 // anchorRE matches something concrete in Next: a `code span`, a path (a/b or name.ext), or a
 // file:line reference.
-var anchorRE = regexp.MustCompile("`[^`\n]+`" + `|[\w.~-]*/[\w./-]+|\b[\w-]+\.[A-Za-z0-9]{1,8}\b`)
+var anchorRE = lazyRE("`[^`\n]+`" + `|[\w.~-]*/[\w./-]+|\b[\w-]+\.[A-Za-z0-9]{1,8}\b`)
 
 // expectRE matches the expected result in Next.
-var expectRE = regexp.MustCompile(`(?i)(expect|should|→|->|=>|so that|until|passes|fails with|returns|prints|exits? 0)`)
+var expectRE = lazyRE(`(?i)(expect|should|→|->|=>|so that|until|passes|fails with|returns|prints|exits? 0)`)
 
 // Verify checks a checkpoint and returns every problem, in line order. It checks the title and
 // the identity header, that each fixed section is present once, in order and not a placeholder,
@@ -160,12 +167,12 @@ func isPlaceholder(s *Section, name string) bool {
 	if name == "External state" {
 		// a table with only the template row, or a header and no rows, says nothing
 		text := stripTable(body)
-		if placeholderRE.MatchString(body) {
+		if placeholderRE().MatchString(body) {
 			return true
 		}
 		return strings.TrimSpace(text) == "" && countRows(body) == 0
 	}
-	return placeholderRE.MatchString(body)
+	return placeholderRE().MatchString(body)
 }
 
 // stripTable returns body without its table lines.
@@ -200,14 +207,14 @@ func countRows(body string) int {
 
 func verifyNext(s *Section, add func(int, string, ...any)) {
 	body := s.Body
-	if vagueRE.MatchString(body) {
+	if vagueRE().MatchString(body) {
 		add(s.BodyLine, "Next is not a concrete action: name the file to change or the command to run, and the expected result")
 		return
 	}
-	if !anchorRE.MatchString(body) {
+	if !anchorRE().MatchString(body) {
 		add(s.BodyLine, "Next names no file or command: name the file (path) or the command (in `backticks`) of the one next action")
 	}
-	if !expectRE.MatchString(body) {
+	if !expectRE().MatchString(body) {
 		add(s.BodyLine, "Next has no expected result: add what shows it worked (\"Expected: …\")")
 	}
 }
