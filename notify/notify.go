@@ -284,7 +284,7 @@ func Check(dir state.Dir, in Input) (Result, error) {
 			Notify: t == notifyTier && in.Spawn != nil,
 		}
 		data, _ := json.MarshalIndent(m, "", "  ")
-		created, err := state.CreateExclusive(filepath.Join(sdir, fmt.Sprintf(markerFmt, res.Epoch, t)), append(data, '\n'))
+		created, err := createExclusive(filepath.Join(sdir, fmt.Sprintf(markerFmt, res.Epoch, t)), append(data, '\n'))
 		if err != nil {
 			return res, err
 		}
@@ -301,7 +301,8 @@ func Check(dir state.Dir, in Input) (Result, error) {
 	}
 	if pending != None {
 		data, _ := json.Marshal(pendingFile{Epoch: res.Epoch, Tier: pending.String()})
-		if err := state.WriteFile(filepath.Join(sdir, pendingName), append(data, '\n')); err != nil {
+		// A flag: when one is already there, the hook's re-scan finds this marker too.
+		if _, err := createExclusive(filepath.Join(sdir, pendingName), append(data, '\n')); err != nil {
 			return res, err
 		}
 	}
@@ -340,7 +341,7 @@ func Rearm(dir state.Dir, sessionID string) error {
 // and removes the pending nudge of the old epoch.
 func advance(sdir string, e int, reason string, now time.Time) (int, error) {
 	data, _ := json.Marshal(map[string]any{"epoch": e + 1, "reason": reason, "time": now.UTC()})
-	created, err := state.CreateExclusive(filepath.Join(sdir, fmt.Sprintf(epochFmt, e+1)), append(data, '\n'))
+	created, err := createExclusive(filepath.Join(sdir, fmt.Sprintf(epochFmt, e+1)), append(data, '\n'))
 	if err != nil {
 		return e, err
 	}
@@ -464,4 +465,40 @@ func Markers(dir state.Dir, sessionID string) (epoch int, ms []*Marker, err erro
 		ms = append(ms, m)
 	}
 	return sc.epoch, ms, nil
+}
+
+// createExclusive is state.CreateExclusive without the fsync: the data goes to a private temp
+// file that is hard-linked into place, so a reader never sees a partial file and exactly one of
+// racing callers gets created == true. Markers, epochs and deliveries are exclusivity tokens
+// that a crash may lose without harm (a lost marker fires again); an fsync per file cost the
+// crossing render 0.3–1.5 ms on ext4, measured here, where the statusline's budget is ~1 ms.
+func createExclusive(path string, data []byte) (created bool, err error) {
+	dir := filepath.Dir(path)
+	if err := state.MkdirPrivate(dir); err != nil {
+		return false, err
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return false, err
+	}
+	tmp := f.Name()
+	defer os.Remove(tmp)
+	if err := f.Chmod(0o600); err != nil {
+		f.Close()
+		return false, err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return false, err
+	}
+	if err := f.Close(); err != nil {
+		return false, err
+	}
+	if err := os.Link(tmp, path); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return false, nil
+		}
+		return false, err
+	}
+	return true, nil
 }
