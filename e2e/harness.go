@@ -71,6 +71,10 @@ type Options struct {
 	StartupTimeout time.Duration
 	// Timeout bounds each wait of Prompt, WaitIdle, … (default 60 s).
 	Timeout time.Duration
+	// BeforeLaunch, when set, runs after the throwaway HOME, settings.json and
+	// ~/.claude.json are written and before claude starts: a test can run an
+	// installer against s.Home there (it may rewrite settings.json).
+	BeforeLaunch func(s *Session)
 }
 
 // Session is one interactive Claude Code run in its own tmux server, against
@@ -154,6 +158,9 @@ func Start(t testing.TB, opts Options) *Session {
 	}
 	s.startMock()
 	s.writeConfig()
+	if opts.BeforeLaunch != nil {
+		opts.BeforeLaunch(s)
+	}
 	s.launch()
 	s.WaitScreen(regexp.MustCompile(`❯`), opts.StartupTimeout)
 	s.WaitIdle(opts.Timeout)
