@@ -1,0 +1,111 @@
+package install
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestSymlinkedSettings: a dotfiles symlink stays a symlink; its target is edited.
+func TestSymlinkedSettings(t *testing.T) {
+	dir := t.TempDir()
+	o := testOptions(dir)
+	target := filepath.Join(dir, "dotfiles", "settings.json")
+	os.MkdirAll(filepath.Dir(target), 0o755)
+	os.MkdirAll(o.ClaudeDir, 0o755)
+	os.WriteFile(target, []byte("{\n  \"model\": \"opus\"\n}\n"), 0o644)
+	if err := os.Symlink(target, o.Settings); err != nil {
+		t.Skip(err)
+	}
+	if _, err := Install(o); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(o.Settings); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("the symlink was replaced: %v", err)
+	}
+	if b, _ := os.ReadFile(target); !strings.Contains(string(b), "zoneline statusline") {
+		t.Errorf("target not edited:\n%s", b)
+	}
+	if _, err := Uninstall(o); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(target); string(b) != "{\n  \"model\": \"opus\"\n}\n" {
+		t.Errorf("target not restored:\n%s", b)
+	}
+}
+
+// TestSkillFiles: an edited installed skill is kept by uninstall; a different skill already
+// there is skipped without --force and overwritten with it.
+func TestSkillFiles(t *testing.T) {
+	dir := t.TempDir()
+	o := testOptions(dir)
+	skill := filepath.Join(o.ClaudeDir, "skills", "compact-prep", "SKILL.md")
+	if _, err := Install(o); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(skill, []byte("my edit\n"), 0o644)
+	r, err := Uninstall(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(skill); err != nil || string(b) != "my edit\n" {
+		t.Errorf("an edited skill was removed: %v", err)
+	}
+	if !hasChange(r, "skill /compact-prep", Kept) {
+		t.Errorf("uninstall did not say it kept the edited skill: %+v", r.Changes)
+	}
+
+	// Now the skill file is someone else's (no record): install skips it, --force overwrites.
+	r, err = Install(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !hasChange(r, "skill /compact-prep", Skipped) {
+		t.Errorf("a foreign skill file was not skipped: %+v", r.Changes)
+	}
+	o.Force = true
+	if r, err = Install(o); err != nil || !hasChange(r, "skill /compact-prep", Updated) {
+		t.Errorf("--force did not overwrite: %v %+v", err, r)
+	}
+	if b, _ := os.ReadFile(skill); !strings.Contains(string(b), "compact-prep") {
+		t.Errorf("skill not ours after --force: %s", b)
+	}
+}
+
+// TestPurge: uninstall --purge removes the config and zoneline's state, and keeps unknown files.
+func TestPurge(t *testing.T) {
+	dir := t.TempDir()
+	o := testOptions(dir)
+	if _, err := Install(o); err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(filepath.Join(o.StateDir, "sessions", "x"), 0o700)
+	os.WriteFile(filepath.Join(o.StateDir, "zoneline.log"), []byte("x\n"), 0o600)
+	os.WriteFile(filepath.Join(o.StateDir, "mine.txt"), []byte("x\n"), 0o600)
+	o.Purge = true
+	r, err := Uninstall(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{o.Config, filepath.Join(o.StateDir, "sessions"), filepath.Join(o.StateDir, "zoneline.log")} {
+		if _, err := os.Stat(p); err == nil {
+			t.Errorf("--purge left %s", p)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(o.StateDir, "mine.txt")); err != nil {
+		t.Errorf("--purge removed a file zoneline did not write")
+	}
+	if !hasChange(r, "state", Kept) {
+		t.Errorf("--purge did not name the file it kept: %+v", r.Changes)
+	}
+}
+
+func hasChange(r *Result, item, action string) bool {
+	for _, c := range r.Changes {
+		if c.Item == item && c.Action == action {
+			return true
+		}
+	}
+	return false
+}
