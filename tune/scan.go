@@ -177,6 +177,15 @@ var (
 	compactMarker = []byte("compact_boundary")
 )
 
+// candidate reports whether line may hold an assistant record with usage or a
+// compact_boundary record, the only records tune reads; see worker.line.
+func candidate(line []byte) bool {
+	if typ, ok := leadingType(line); ok && string(typ) != "assistant" && string(typ) != "system" {
+		return false
+	}
+	return bytes.Contains(line, usageKey) || bytes.Contains(line, compactMarker)
+}
+
 // file reads one transcript. It never fails: problems are recorded in the result.
 func (w *worker) file(path string, size int64) fileResult {
 	r := fileResult{path: path, size: size}
@@ -238,13 +247,11 @@ func (w *worker) file(path string, size int64) fileResult {
 // most of the bytes) is passed over after its first keys; every other line needs a fixed
 // marker ("usage" or compact_boundary), found by a vectorised search, before it is decoded
 // by transcript.ParseRecord. Neither shortcut can drop a record ParseRecord would accept as
-// an assistant reply with usage or a compaction, except a line whose early "type" is repeated
-// later with another value, which Claude Code never writes.
+// an assistant reply with usage or a compaction, except lines Claude Code never writes: an
+// early "type" repeated later with another value, or a "usage" key spelt in another case or
+// with escapes (encoding/json accepts both). FuzzCandidate checks the rest.
 func (w *worker) line(r *fileResult, line []byte) {
-	if typ, ok := leadingType(line); ok && string(typ) != "assistant" && string(typ) != "system" {
-		return
-	}
-	if !bytes.Contains(line, usageKey) && !bytes.Contains(line, compactMarker) {
+	if !candidate(line) {
 		return
 	}
 	rec, ok := transcript.ParseRecord(line)
