@@ -69,10 +69,14 @@ func Render(w io.Writer, rep *Report, o ChartOptions) {
 	for _, s := range []struct {
 		n    int64
 		what string
-	}{{int64(t.Duplicates), "duplicate records"}, {int64(t.Unreadable), "unreadable files"}, {int64(t.Vanished), "files vanished"},
-		{t.BadLines, "unparsable lines"}, {t.HugeLines, "lines over " + Bytes(MaxLine)}, {int64(t.Unassigned), "compactions without a model"}} {
+	}{{int64(t.Duplicates), "duplicate record"}, {int64(t.Unreadable), "unreadable file"}, {int64(t.Vanished), "vanished file"},
+		{t.BadLines, "unparsable line"}, {t.HugeLines, "line over " + Bytes(MaxLine)}, {int64(t.Unassigned), "compaction without a model"}} {
 		if s.n > 0 {
-			skipped = append(skipped, fmt.Sprintf("%d %s", s.n, s.what))
+			noun, rest, _ := strings.Cut(s.what, " over ")
+			if rest != "" {
+				rest = " over " + rest
+			}
+			skipped = append(skipped, plural(int(s.n), noun)+rest)
 		}
 	}
 	if len(skipped) > 0 {
@@ -164,7 +168,7 @@ func renderModel(w io.Writer, m *Model, leadN int, g glyphs, p termenv.Profile, 
 			}
 			fmt.Fprintf(w, "  %-4s %-5s crossed before %d of %d: %s / %d turns; %s\n", z.Zone, Tokens(z.Threshold), z.Crossed, z.Of, num(z.MedianTurns), z.MinTurns, duration(z.MedianSeconds))
 		}
-		fmt.Fprintf(w, "prep %s warned at least %d responses ahead: %d of %d auto-compactions\n", Tokens(cur.Prep), leadN, m.InTime.Warned, m.InTime.Of)
+		fmt.Fprintf(w, "prep %s warned at least %d responses ahead: %d of %s\n", Tokens(cur.Prep), leadN, m.InTime.Warned, plural(m.InTime.Of, "auto-compaction"))
 	}
 	s := m.Suggested
 	state := "same as now"

@@ -518,7 +518,7 @@ func (o Options) suggest(m Model, manual, safe []int64, c zones.Compact) Suggest
 		}
 		s.WhyWarn = fmt.Sprintf("warn %s: keeps the default ratio to dumb (%s : %s)", Tokens(s.Warn), Tokens(def.Warn), Tokens(def.Dumb))
 	} else {
-		s.WhyDumb = fmt.Sprintf("dumb %s: unchanged; %d manual compactions, %d needed to learn your preference", Tokens(s.Dumb), len(manual), MinManual)
+		s.WhyDumb = fmt.Sprintf("dumb %s: unchanged; %s, %d needed to learn your preference", Tokens(s.Dumb), plural(len(manual), "manual compaction"), MinManual)
 		s.WhyWarn = fmt.Sprintf("warn %s: unchanged, follows dumb", Tokens(s.Warn))
 	}
 	s.Warn = min(s.Warn, s.Dumb)
@@ -526,7 +526,7 @@ func (o Options) suggest(m Model, manual, safe []int64, c zones.Compact) Suggest
 	s.Prep, s.PrepSet = s.Dumb, "dumb"
 	switch {
 	case len(safe) < MinAuto:
-		s.WhyPrep = fmt.Sprintf("prep at dumb: %d auto-compactions, %d needed to check the warning comes in time", len(safe), MinAuto)
+		s.WhyPrep = fmt.Sprintf("prep at dumb: %s, %d needed to check the warning comes in time", plural(len(safe), "auto-compaction"), MinAuto)
 	default:
 		sf := sorted(safe)
 		v := sf[int(math.Floor((1-InTimeGoal)*float64(len(sf))))]
