@@ -381,15 +381,19 @@ func (f *Flow) compactionCounts() (recorded, registry int) {
 
 func (f *Flow) waitCompaction(ctx context.Context, sent time.Time, count0, reg0 int) error {
 	why := "the hooks recorded no compaction"
+	// After the record, wait for the render that follows /compact (or a settled screen), so
+	// that it cannot be mistaken for the end of the /postcompact turn.
+	w := &idleWatch{f: f, since: sent}
 	timedOut, err := f.poll(ctx, f.CompactWait, func() (bool, error) {
 		count, reg := f.compactionCounts()
 		sc, serr := f.Tmux.Capture(f.Target)
 		if serr == nil && blockedRE.MatchString(sc) {
 			return false, errors.New("the compaction was blocked by a PreCompact hook")
 		}
+		ended, _ := w.done(sc, serr)
 		if count > count0 || reg > reg0 {
-			if serr == nil && Busy(sc) {
-				why = "the compaction was recorded but the pane is still busy"
+			if !ended {
+				why = "the compaction was recorded but the pane has not settled"
 				return false, nil
 			}
 			return true, nil
