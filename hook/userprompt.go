@@ -5,6 +5,7 @@ import (
 
 	"github.com/zoneline/zoneline/notify"
 	"github.com/zoneline/zoneline/payload"
+	"github.com/zoneline/zoneline/sessions"
 	"github.com/zoneline/zoneline/state"
 )
 
@@ -14,6 +15,11 @@ var _ = register("UserPromptSubmit", userPromptSubmit)
 // restore after a compaction (restore.go) and the nudge to /compact-prep (nudge). With neither
 // it prints nothing; with no nudge pending the nudge costs one stat.
 func userPromptSubmit(c *Context, h *payload.Hook) (Output, error) {
+	if state.ValidSessionID(h.SessionID) { // for watch: a prompt newer than the last render is mid-turn
+		if err := sessions.RecordPrompt(c.State, h.SessionID, h.PromptID, c.now()); err != nil {
+			c.State.Log("hook", "UserPromptSubmit: recording the prompt: %v", err)
+		}
+	}
 	var parts []string
 	if s := restoreText(c, h); s != "" {
 		parts = append(parts, s)
