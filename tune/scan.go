@@ -64,6 +64,9 @@ func Find(roots []string) (files []string, sizes []int64, problems []fileResult,
 			}
 			continue
 		}
+		if real, err := filepath.EvalSymlinks(root); err == nil {
+			root = real // WalkDir does not descend into a root that is a symlink (a linked ~/.claude)
+		}
 		walkErr := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
 				if path != root {

@@ -295,3 +295,15 @@ func TestHistogram(t *testing.T) {
 		t.Errorf("1M: step %d counts %v", step, counts)
 	}
 }
+
+func TestSymlinkedRoot(t *testing.T) {
+	dir := t.TempDir()
+	writeSession(t, dir, "a", autoSession(13))
+	link := filepath.Join(t.TempDir(), "claude-projects")
+	if err := os.Symlink(filepath.Join(dir, "projects"), link); err != nil {
+		t.Skip(err)
+	}
+	if rep := run(t, link); rep.Totals.Turns != 10 {
+		t.Errorf("through a symlinked folder: %d turns, want 10", rep.Totals.Turns)
+	}
+}
