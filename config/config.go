@@ -207,7 +207,7 @@ const MaxSize = 1 << 20
 // problem it returns the defaults too, with an Errors value naming each problem's position, so a
 // broken config degrades the statusline but never blanks it.
 func Load(path string) (*Config, error) {
-	data, err := os.ReadFile(path)
+	data, err := readFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return Default(), nil
 	}

@@ -14,21 +14,24 @@ type Paths struct {
 // Resolve applies the contract: config from $ZONELINE_CONFIG, else
 // $XDG_CONFIG_HOME/zoneline/config.toml (default ~/.config/zoneline/config.toml); state from
 // $ZONELINE_STATE_DIR, else $XDG_STATE_HOME/zoneline (default ~/.local/state/zoneline); Claude
-// Code's folder from $CLAUDE_CONFIG_DIR, else ~/.claude.
+// Code's folder from $CLAUDE_CONFIG_DIR, else ~/.claude. A relative $ZONELINE_STATE_DIR,
+// $XDG_STATE_HOME or $XDG_CONFIG_HOME is ignored, as the XDG spec says: Claude Code runs the
+// statusline and hooks in each project's folder, so a relative state dir would scatter state
+// into every project.
 func Resolve(getenv func(string) string, home string) Paths {
 	var p Paths
 	p.Config = getenv("ZONELINE_CONFIG")
 	if p.Config == "" {
 		base := getenv("XDG_CONFIG_HOME")
-		if base == "" {
+		if !filepath.IsAbs(base) {
 			base = filepath.Join(home, ".config")
 		}
 		p.Config = filepath.Join(base, "zoneline", "config.toml")
 	}
 	p.StateDir = getenv("ZONELINE_STATE_DIR")
-	if p.StateDir == "" {
+	if !filepath.IsAbs(p.StateDir) {
 		base := getenv("XDG_STATE_HOME")
-		if base == "" {
+		if !filepath.IsAbs(base) {
 			base = filepath.Join(home, ".local", "state")
 		}
 		p.StateDir = filepath.Join(base, "zoneline")
