@@ -91,12 +91,23 @@ func MkdirPrivate(dir string) error {
 	return nil
 }
 
+// mkdirIfMissing creates dir privately (MkdirPrivate) when it does not exist, and leaves an
+// existing real folder's mode alone: WriteFile also writes user-chosen paths (a config file in a
+// dotfiles folder) whose folder is not zoneline's to lock down.
+func mkdirIfMissing(dir string) error {
+	if fi, err := os.Lstat(dir); err == nil && fi.IsDir() {
+		return nil
+	}
+	return MkdirPrivate(dir) // creates it, or refuses a symlink or a file
+
+}
+
 // WriteFile writes data to path atomically: a private temp file in the same folder, fsync,
 // rename. The previous version stays whole until the rename; a planted symlink at path is
 // replaced, never followed. The folder is created 0700 when missing.
 func WriteFile(path string, data []byte) error {
 	dir := filepath.Dir(path)
-	if err := MkdirPrivate(dir); err != nil {
+	if err := mkdirIfMissing(dir); err != nil {
 		return err
 	}
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
