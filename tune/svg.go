@@ -2,7 +2,6 @@ package tune
 
 import (
 	"bufio"
-	"encoding/xml"
 	"fmt"
 	"io"
 	"strings"
@@ -118,8 +117,8 @@ func f1(v float64) string {
 	return strings.TrimSuffix(s, ".0")
 }
 
-func esc(s string) string {
-	var b strings.Builder
-	xml.EscapeText(&b, []byte(s))
-	return b.String()
-}
+// svgEscaper escapes text for SVG. (encoding/xml would do, but it is linked into every
+// zoneline process and its package init runs at every statusline start.)
+var svgEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&#34;", "'", "&#39;")
+
+func esc(s string) string { return svgEscaper.Replace(s) }
