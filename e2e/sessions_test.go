@@ -15,6 +15,7 @@ import (
 
 	"github.com/zoneline/zoneline/checkpoint"
 	"github.com/zoneline/zoneline/hook"
+	"github.com/zoneline/zoneline/sessions"
 	"github.com/zoneline/zoneline/skills"
 	"github.com/zoneline/zoneline/state"
 )
@@ -189,6 +190,14 @@ func TestSessionsCompactFlow(t *testing.T) {
 	if got[0] != wantA || got[1] != wantB {
 		t.Fatalf("sessions -json =\n%+v\nwant\n%+v", got, []listed{wantA, wantB})
 	}
+	// The UserPromptSubmit hook recorded each prompt, and the render after the turn is newer:
+	// both sessions are idle at their prompt.
+	for _, id := range []string{idA, idB} {
+		e, err := sessions.Load(state.Dir{Root: stateDir}, id, time.Now(), 0)
+		if idle, known := e.Idle(); err != nil || !known || !idle {
+			t.Errorf("session %s: idle=%v known=%v (%v): want idle by the state files", id, idle, known, err)
+		}
+	}
 	table, code := zonelineCmd(t, bins, stateDir, 10*time.Second, "sessions")
 	lines := strings.Split(strings.TrimSpace(table), "\n")
 	if code != 0 || len(lines) != 3 || !strings.HasPrefix(lines[0], "ZONE") ||
@@ -229,6 +238,11 @@ func TestSessionsCompactFlow(t *testing.T) {
 	}
 	if !sawWrite {
 		t.Errorf("no Write tool result for %s before the compaction", ckA)
+	}
+	for _, r := range reqs[ci+1:] {
+		if r.Kind == KindToolResult {
+			t.Errorf("a tool ran after the compaction (the mock should have written the checkpoint once)")
+		}
 	}
 	// The first turn after the compaction carries the checkpoint (the restore) and is /postcompact.
 	var first *Request
