@@ -1,0 +1,199 @@
+//go:build unix
+
+package hardening
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/zoneline/zoneline/state"
+)
+
+// racer is one started process waiting for its stdin.
+type racer struct {
+	cmd         *exec.Cmd
+	stdin       io.WriteCloser
+	payload     []byte
+	out, stderr bytes.Buffer
+}
+
+// race starts every process, then releases their stdin together, and waits for all.
+func race(t *testing.T, w *world, bin string, args []string, payloads [][]byte) []*racer {
+	t.Helper()
+	rs := make([]*racer, len(payloads))
+	for i, p := range payloads {
+		r := &racer{cmd: exec.Command(bin, args...), payload: p}
+		r.cmd.Env, r.cmd.Dir = w.env, w.project
+		r.cmd.Stdout, r.cmd.Stderr = &r.out, &r.stderr
+		var err error
+		if r.stdin, err = r.cmd.StdinPipe(); err != nil {
+			t.Fatal(err)
+		}
+		if err := r.cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		rs[i] = r
+	}
+	var wg sync.WaitGroup
+	for _, r := range rs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r.stdin.Write(r.payload)
+			r.stdin.Close()
+		}()
+	}
+	wg.Wait()
+	for i, r := range rs {
+		if err := r.cmd.Wait(); err != nil {
+			t.Errorf("process %d: %v: %s", i, err, r.stderr.String())
+		}
+		if s := r.out.String() + r.stderr.String(); strings.Contains(s, "panic:") {
+			t.Errorf("process %d panicked: %s", i, s)
+		}
+	}
+	return rs
+}
+
+func loadSession(t *testing.T, w *world, sid string) state.Session {
+	t.Helper()
+	var s state.Session
+	b, err := os.ReadFile(filepath.Join(w.state, "sessions", sid, "session.json"))
+	if err != nil || json.Unmarshal(b, &s) != nil {
+		t.Fatalf("session.json of %s: %v %q", sid, err, b)
+	}
+	return s
+}
+
+func sessionFiles(w *world, sid string) []string {
+	ents, _ := os.ReadDir(filepath.Join(w.state, "sessions", sid))
+	var names []string
+	for _, e := range ents {
+		names = append(names, e.Name())
+	}
+	return names
+}
+
+// TestTwoSessionsOneProject: two sessions in the same project render 25 times each, all at once,
+// with different token counts and transcripts. Each line shows its own session's tokens; each
+// session.json holds its own tokens, transcript and compaction count; only the session that
+// crossed the thresholds has markers. (50 renders racing on one session's markers are
+// notify/process_test.go's TestStatuslineRace.)
+func TestTwoSessionsOneProject(t *testing.T) {
+	bin := zoneline(t)
+	w := newWorld(t)
+	a, b := sessionID, "11111111-2222-4333-8444-555555555555"
+	trB := filepath.Join(w.root, "transcript-b.jsonl")
+	tr, _ := os.ReadFile(w.transcript)
+	write(t, trB, append(append(tr, boundary...), boundary...)) // B has 3 compactions, A 1
+	var payloads [][]byte
+	for i := range 50 {
+		if i%2 == 0 {
+			payloads = append(payloads, statuslinePayload(w, a, 150_000))
+		} else {
+			p := map[string]any{}
+			json.Unmarshal(statuslinePayload(w, b, 30_000), &p)
+			p["transcript_path"] = trB
+			bb, _ := json.Marshal(p)
+			payloads = append(payloads, bb)
+		}
+	}
+	rs := race(t, w, bin, []string{"statusline"}, payloads)
+	for i, r := range rs {
+		want := []string{"150k", "30k"}[i%2]
+		if !strings.Contains(stripEsc(r.out.String()), want) {
+			t.Errorf("render %d printed %q, want %s", i, r.out.String(), want)
+		}
+	}
+	sa, sb := loadSession(t, w, a), loadSession(t, w, b)
+	if sa.Tokens != 150_000 || sa.Transcript != w.transcript || sa.Compactions != 1 {
+		t.Errorf("session A = %+v", sa)
+	}
+	if sb.Tokens != 30_000 || sb.Transcript != trB || sb.Compactions != 3 {
+		t.Errorf("session B = %+v", sb)
+	}
+	for _, n := range sessionFiles(w, b) {
+		if strings.HasPrefix(n, "marker-") {
+			t.Errorf("session B got A's marker %s", n)
+		}
+	}
+	var markers int
+	for _, n := range sessionFiles(w, a) {
+		if strings.HasPrefix(n, "marker-") {
+			markers++
+		}
+	}
+	if markers == 0 {
+		t.Errorf("session A crossed the thresholds but has no marker: %v", sessionFiles(w, a))
+	}
+	if left := temps(w.state); len(left) > 0 {
+		t.Errorf("temp files left: %v", left)
+	}
+	checkState(t, w.state)
+}
+
+// TestRacingRendersCount: 50 renders of one session at once, while its transcript holds 4
+// compactions none of them has counted yet: session.json ends whole with exactly 4.
+func TestRacingRendersCount(t *testing.T) {
+	bin := zoneline(t)
+	w := newWorld(t)
+	f, _ := os.OpenFile(w.transcript, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(boundary + boundary + boundary)
+	f.Close()
+	var payloads [][]byte
+	for i := range 50 {
+		payloads = append(payloads, statuslinePayload(w, sessionID, 40_000+i*1000))
+	}
+	race(t, w, bin, []string{"statusline"}, payloads)
+	if s := loadSession(t, w, sessionID); s.Compactions != 4 {
+		t.Errorf("session.json counts %d compactions, want 4", s.Compactions)
+	}
+	if left := temps(w.state); len(left) > 0 {
+		t.Errorf("temp files left: %v", left)
+	}
+	checkState(t, w.state)
+}
+
+// TestRacingHooks: 30 PostCompact hooks of one session at once lose no count, and of 20
+// UserPromptSubmit hooks racing after them exactly one delivers the pending restore.
+func TestRacingHooks(t *testing.T) {
+	bin := zoneline(t)
+	w := newWorld(t)
+	checkHook(t, "PreCompact", w.run(t, bin, hookPayload(w, sessionID, "PreCompact", "trigger", "manual"), []string{"hook"}))
+	const n = 30
+	var posts [][]byte
+	for range n {
+		posts = append(posts, hookPayload(w, sessionID, "PostCompact"))
+	}
+	race(t, w, bin, []string{"hook"}, posts)
+	var cs struct {
+		Count   int
+		Pending int
+	}
+	b, _ := os.ReadFile(filepath.Join(w.state, "sessions", sessionID, "compactions.json"))
+	if err := json.Unmarshal(b, &cs); err != nil || cs.Count != n {
+		t.Fatalf("compactions.json after %d racing PostCompact: count %d (%v)", n, cs.Count, err)
+	}
+	var prompts [][]byte
+	for range 20 {
+		prompts = append(prompts, hookPayload(w, sessionID, "UserPromptSubmit"))
+	}
+	rs := race(t, w, bin, []string{"hook"}, prompts)
+	delivered := 0
+	for _, r := range rs {
+		checkHook(t, "UserPromptSubmit", result{stdout: r.out.Bytes(), stderr: r.stderr.Bytes()})
+		if strings.Contains(r.out.String(), "additionalContext") {
+			delivered++
+		}
+	}
+	if delivered != 1 {
+		t.Errorf("%d of 20 racing UserPromptSubmit delivered the restore, want exactly 1", delivered)
+	}
+}
