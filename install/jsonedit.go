@@ -48,7 +48,7 @@ type Member struct {
 
 // Document is a parsed settings file: the value plus what surrounds it and its style.
 type Document struct {
-	Root   *Node  // nil for an empty file
+	Root   *Node // nil for an empty file
 	file   string
 	data   []byte
 	prefix []byte // BOM and whitespace before the value
