@@ -218,7 +218,8 @@ func RecordPrompt(d state.Dir, id, promptID string, now time.Time) error {
 		return err
 	}
 	data, _ := json.Marshal(Prompt{PromptID: promptID, Time: now.UTC()})
-	return state.WriteFile(path, append(data, '\n'))
+	return state.Replace(path, append(data, '\n')) // every prompt: no fsync
+
 }
 
 // ReadPrompt reads a session's prompt.json.

@@ -57,7 +57,7 @@ func (d Dir) LoadSession(id string) (*Session, error) {
 	return s, nil
 }
 
-// SaveSession writes a session's registry entry atomically.
+// SaveSession writes a session's registry entry atomically (Replace: no fsync on the hot path).
 func (d Dir) SaveSession(s *Session) error {
 	path, err := d.SessionFile(s.ID, SessionFileName)
 	if err != nil {
@@ -67,5 +67,5 @@ func (d Dir) SaveSession(s *Session) error {
 	if err != nil {
 		return err
 	}
-	return WriteFile(path, append(data, '\n'))
+	return Replace(path, append(data, '\n'))
 }

@@ -105,7 +105,15 @@ func mkdirIfMissing(dir string) error {
 // WriteFile writes data to path atomically: a private temp file in the same folder, fsync,
 // rename. The previous version stays whole until the rename; a planted symlink at path is
 // replaced, never followed. The folder is created 0700 when missing.
-func WriteFile(path string, data []byte) error {
+func WriteFile(path string, data []byte) error { return writeFile(path, data, true) }
+
+// Replace is WriteFile without the fsync, for the small, re-derivable files written on the hot
+// path (the session registry, the last-prompt stamp): a killed process still never leaves a torn
+// or empty file (temp + rename), but a machine crash may lose the newest version. It costs a few
+// syscalls where an fsync costs milliseconds.
+func Replace(path string, data []byte) error { return writeFile(path, data, false) }
+
+func writeFile(path string, data []byte, sync bool) error {
 	dir := filepath.Dir(path)
 	if err := mkdirIfMissing(dir); err != nil {
 		return err
@@ -126,8 +134,10 @@ func WriteFile(path string, data []byte) error {
 	if _, err := f.Write(data); err != nil {
 		return fail(err)
 	}
-	if err := f.Sync(); err != nil {
-		return fail(err)
+	if sync {
+		if err := f.Sync(); err != nil {
+			return fail(err)
+		}
 	}
 	if err := f.Close(); err != nil {
 		os.Remove(tmp)
