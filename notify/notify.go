@@ -233,7 +233,10 @@ func Check(dir state.Dir, in Input) (Result, error) {
 	if s == nil || !state.ValidSessionID(s.ID) {
 		return res, nil
 	}
-	sdir, _ := dir.Session(s.ID)
+	sdir, err := dir.Session(s.ID)
+	if err != nil { // a planted symlink: "" would mean the working directory
+		return res, err
+	}
 	sc, err := scan(sdir)
 	if err != nil {
 		return res, err
