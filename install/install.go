@@ -16,11 +16,11 @@ package install
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io/fs"
 	"os"
 	"path"
@@ -122,7 +122,7 @@ type Record struct {
 	SettingsEmpty   *string           `json:"settings_empty,omitempty"`   // the file held only this whitespace
 	Created         []string          `json:"created,omitempty"`          // keys install created: "statusLine", "hooks", "hooks.PreCompact"
 	ReplacedStatus  string            `json:"replaced_statusline,omitempty"`
-	Skills          map[string]string `json:"skills,omitempty"` // installed file → sha256
+	Skills          map[string]string `json:"skills,omitempty"` // installed file → FNV-1a 128 of its bytes
 	Config          string            `json:"config,omitempty"` // the config file install wrote
 }
 
@@ -869,8 +869,11 @@ func listSkills(fsys fs.FS) ([]skill, error) {
 }
 
 func hash(b []byte) string {
-	s := sha256.Sum256(b)
-	return hex.EncodeToString(s[:])
+	// Only "did the user edit it since?", not security: FNV keeps crypto (and its package
+	// inits) out of the one zoneline binary that also runs the statusline.
+	h := fnv.New128a()
+	h.Write(b)
+	return "fnv128a:" + hex.EncodeToString(h.Sum(nil))
 }
 
 func readLimited(p string, limit int64) ([]byte, error) {
