@@ -21,6 +21,8 @@ for target in linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64; d
 done
 
 echo "== install.sh into a temp prefix"
+# A fresh HOME, but the same Go caches: install.sh's build must not re-download the modules.
+export GOCACHE=$(go env GOCACHE) GOMODCACHE=$(go env GOMODCACHE)
 if [ -x ./install.sh ]; then
   tmp=$(mktemp -d)
   trap 'rm -rf "$tmp"' EXIT
