@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/zoneline/zoneline/checkpoint"
 	"github.com/zoneline/zoneline/config"
 	"github.com/zoneline/zoneline/gitinfo"
 	"github.com/zoneline/zoneline/payload"
@@ -108,6 +109,9 @@ func (e *Env) render(data []byte, readErr error, cfg *config.Config, cfgErr erro
 	prep, _ := zones.Prep(cfg.Prep(rule), thresholds, v.Window, v.Compact)
 	warning := warningFor(cfg, v, prep, known)
 	v.Tier = warning.hint()
+	if v.Tier != "" && e.freshCheckpoint(p.SessionID, cfg) {
+		v.Tier = statusline.TierReady
+	}
 
 	if dir := p.Dir(); dir != "" {
 		v.Dir = filepath.Base(dir)
@@ -161,6 +165,18 @@ func (e *Env) afterRender(r rendered, took time.Duration) {
 		}
 	}
 	e.checkWarning(r)
+}
+
+// freshCheckpoint reports whether the session's /compact-prep checkpoint was written within
+// the staleness limit: the nudge then says "/compact" instead of "/compact-prep". One stat, and
+// only while a warning tier is crossed.
+func (e *Env) freshCheckpoint(sessionID string, cfg *config.Config) bool {
+	path, err := checkpoint.Path(e.State, sessionID)
+	if err != nil {
+		return false
+	}
+	fi, err := os.Lstat(path)
+	return err == nil && fi.Mode().IsRegular() && e.Now().Sub(fi.ModTime()) < time.Duration(cfg.Checkpoint.StaleMinutes)*time.Minute
 }
 
 // countCompactions advances the session's compaction count from its saved transcript offset.

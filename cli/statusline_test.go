@@ -234,3 +234,32 @@ func TestPreview(t *testing.T) {
 		t.Errorf("preview wrote state")
 	}
 }
+
+// TestStatuslineNudgeReady: past the prep threshold the line asks for /compact-prep; once the
+// session's checkpoint is written it asks for /compact.
+func TestStatuslineNudgeReady(t *testing.T) {
+	payload := fixture(t, "statusline-edge-06-ctx-180k.json") // dumb, session aaa8e696-…
+	e, out, _ := testEnv(t, payload, map[string]string{"NO_COLOR": "1", "DISABLE_AUTO_COMPACT": "1"})
+	e.Run([]string{"statusline"})
+	if !strings.Contains(out.String(), "⚑ /compact-prep") {
+		t.Fatalf("no /compact-prep nudge: %q", out.String())
+	}
+	path := filepath.Join(e.Paths.StateDir, "sessions", "aaa8e696-ca66-4fcf-8fb3-651eb7e68c12", "checkpoint.md")
+	if err := os.WriteFile(path, []byte("# zoneline checkpoint\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	e.Stdin = bytes.NewReader(payload)
+	e.Run([]string{"statusline"})
+	if !strings.Contains(out.String(), "⚑ /compact ") && !strings.HasSuffix(strings.TrimSpace(out.String()), "⚑ /compact") || strings.Contains(out.String(), "/compact-prep") {
+		t.Fatalf("fresh checkpoint: want the /compact nudge: %q", out.String())
+	}
+	old := time.Now().Add(-2 * time.Hour)
+	os.Chtimes(path, old, old)
+	out.Reset()
+	e.Stdin = bytes.NewReader(payload)
+	e.Run([]string{"statusline"})
+	if !strings.Contains(out.String(), "⚑ /compact-prep") {
+		t.Fatalf("stale checkpoint: want /compact-prep again: %q", out.String())
+	}
+}

@@ -23,8 +23,9 @@ type glyphs struct {
 	ellipsis      string // tail of truncated text
 
 	// Built by newGlyphs from the fields above, so rendering them allocates nothing.
-	zoneText [4]string // by zones.Zone: "○ --", "● SMART", "● WARN", "● DUMB"
-	hintText string    // "⚑ /compact-prep"
+	zoneText  [4]string // by zones.Zone: "○ --", "● SMART", "● WARN", "● DUMB"
+	hintText  string    // "⚑ /compact-prep"
+	readyText string    // "⚑ /compact": the checkpoint is written, compact now
 }
 
 func newGlyphs(g glyphs) *glyphs {
@@ -37,6 +38,7 @@ func newGlyphs(g glyphs) *glyphs {
 		zones.Dumb:    g.zone + " DUMB",
 	}
 	g.hintText = g.hint + "/compact-prep"
+	g.readyText = g.hint + "/compact"
 	return &g
 }
 

@@ -17,11 +17,15 @@ func (zoneSegment) render(c *ctx, dst []span) []span {
 }
 
 // nudgeSegment shows "⚑ /compact-prep" while a warning tier is crossed and not yet acted on
-// (View.Tier set): the one action the line asks of the user.
+// (View.Tier set), and "⚑ /compact" once a fresh checkpoint is written (View.Tier "ready"):
+// the one action the line asks of the user.
 type nudgeSegment struct{}
 
 func (nudgeSegment) enabled(c *ctx) bool { return c.v.Tier != "" }
 
 func (nudgeSegment) render(c *ctx, dst []span) []span {
+	if c.v.Tier == TierReady {
+		return append(dst, span{text: c.g.readyText, style: styleHint})
+	}
 	return append(dst, span{text: c.g.hintText, style: styleHint})
 }

@@ -80,6 +80,7 @@ func TestSegments(t *testing.T) {
 		{"zone with tier", "zone", with(func(v *View) { v.Tier = "dumb" }), "● DUMB", "* DUMB"},
 		{"nudge", "nudge", with(func(v *View) { v.Tier = "dumb" }), "⚑ /compact-prep", "> /compact-prep"},
 		{"no nudge", "nudge", with(func(v *View) { v.Tier = "" }), "", ""},
+		{"nudge when the checkpoint is ready", "nudge", with(func(v *View) { v.Tier = TierReady }), "⚑ /compact", "> /compact"},
 		{"tokens", "tokens", d, "142k/200k", "142k/200k"},
 		{"tokens 1M", "tokens", with(func(v *View) { v.Tokens, v.Window = 1_250_000, 1_000_000 }), "1.2M/1M", "1.2M/1M"},
 		{"tokens no window", "tokens", with(func(v *View) { v.Window = 0 }), "142k", "142k"},

@@ -2,6 +2,9 @@ package statusline
 
 import "github.com/zoneline/zoneline/zones"
 
+// TierReady is View.Tier once the session's checkpoint is written: "⚑ /compact".
+const TierReady = "ready"
+
 // View is everything one render shows. The caller (cli) builds it from the payload, the
 // transcript, the config and the state; Render only formats it.
 type View struct {
@@ -14,8 +17,9 @@ type View struct {
 	Dir         string // project directory's base name; "" to hide
 	Branch      string // git branch (or short HEAD when detached); "" to hide
 	Compactions int    // compactions seen in this session
-	// Tier is the warning tier the session has crossed and not yet acted on ("" none,
-	// "warn", "dumb" (prep), "imminent"): a pending /compact-prep nudge.
+	// Tier is the warning tier the session has crossed ("" none, "warn", "dumb" (prep),
+	// "imminent"): a /compact-prep is due. TierReady: a fresh checkpoint is written, so the next
+	// step is /compact.
 	Tier string
 	// Problems are short diagnostics shown as a ⚠ segment, e.g. "config.toml:4:1 unknown key
 	// 'colour'" or "payload: not JSON". The line still renders everything else it can.
