@@ -332,6 +332,7 @@ func TestHostileInput(t *testing.T) {
 	t.Logf("%d hostile cases × (statusline + %d hook events)", len(cases), len(events()))
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel() // processes wait on I/O: running a few cases at once halves the wall time
 			w := newWorld(t)
 			var env []string
 			if c.setup != nil {
