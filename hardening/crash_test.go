@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -18,7 +19,8 @@ import (
 	"github.com/zoneline/zoneline/state"
 )
 
-// killIterations is how many runs TestKillConsistency kills with SIGKILL.
+// killIterations is how many runs TestKillConsistency kills with SIGKILL in CI;
+// ZONELINE_KILLS=n runs n instead (a long soak by hand).
 const killIterations = 300
 
 // boundary is a compact_boundary record as Claude Code writes it.
@@ -90,11 +92,10 @@ func temps(root string) []string {
 }
 
 // TestKillConsistency kills the real binary with SIGKILL at random points while the statusline
-// writes session.json and its warning markers and while the hooks (PostCompact, SessionStart,
-// UserPromptSubmit) write compactions.json, snapshots and delivery markers. After every kill no
+// writes session.json and its warning markers and while the hooks (PreCompact, PostCompact,
+// SessionStart, UserPromptSubmit) write snapshots, compactions.json and delivery markers. After every kill no
 // state file is empty or torn, the previous version survives (session.json never vanishes, the
 // compaction counts never go back); the next SessionStart's GC removes the stale temp files.
-// (hook/crash_test.go covers PreCompact's snapshots on its own.)
 func TestKillConsistency(t *testing.T) {
 	bin := zoneline(t)
 	w := newWorld(t)
@@ -110,7 +111,11 @@ func TestKillConsistency(t *testing.T) {
 	boundaries := 1 // the fixture has one
 	lastSession, lastCompactions := 0, 0
 	killed, finished := 0, 0
-	for i := range killIterations {
+	iterations := killIterations
+	if n, err := strconv.Atoi(os.Getenv("ZONELINE_KILLS")); err == nil && n > 0 {
+		iterations = n
+	}
+	for i := range iterations {
 		if i%25 == 24 { // the transcript grows a compaction now and then
 			f, _ := os.OpenFile(w.transcript, os.O_APPEND|os.O_WRONLY, 0)
 			f.WriteString(boundary)
@@ -119,7 +124,7 @@ func TestKillConsistency(t *testing.T) {
 		}
 		var stdin []byte
 		args := []string{"hook"}
-		switch rng.IntN(5) {
+		switch rng.IntN(6) {
 		case 0, 1:
 			stdin, args = statuslinePayload(w, sid, 20_000+rng.IntN(180_000)), []string{"statusline"}
 		case 2:
@@ -128,6 +133,8 @@ func TestKillConsistency(t *testing.T) {
 			stdin = hookPayload(w, sid, "SessionStart")
 		case 4:
 			stdin = hookPayload(w, sid, "UserPromptSubmit")
+		case 5:
+			stdin = hookPayload(w, sid, "PreCompact", "trigger", "manual")
 		}
 		cmd := exec.Command(bin, args...)
 		cmd.Env, cmd.Dir, cmd.Stdin = w.env, w.project, bytes.NewReader(stdin)
