@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // MaxLog is the size at which the log is rotated to zoneline.log.1 (one old file is kept).
@@ -36,9 +38,35 @@ func (d Dir) Log(command, format string, args ...any) {
 		return
 	}
 	defer f.Close()
-	msg := fmt.Sprintf(format, args...)
-	if len(msg) > 2000 {
-		msg = msg[:2000] + "…"
+	fmt.Fprintf(f, "%s %s: %s\n", time.Now().UTC().Format(time.RFC3339), command, logText(fmt.Sprintf(format, args...)))
+}
+
+// MaxLogLine is the most bytes of one message the log keeps.
+const MaxLogLine = 2000
+
+// logText makes a message safe for the log: cut to MaxLogLine bytes at a rune boundary, valid
+// UTF-8, control characters escaped, and every line after the first indented, so text from a
+// payload (a transcript path with a newline) cannot forge a log entry. A stack trace stays
+// readable as indented lines.
+func logText(msg string) string {
+	if len(msg) > MaxLogLine {
+		cut := MaxLogLine
+		for cut > 0 && !utf8.RuneStart(msg[cut]) {
+			cut--
+		}
+		msg = msg[:cut] + "…"
 	}
-	fmt.Fprintf(f, "%s %s: %s\n", time.Now().UTC().Format(time.RFC3339), command, msg)
+	msg = strings.ToValidUTF8(msg, "\uFFFD")
+	var b strings.Builder
+	for _, r := range msg {
+		switch {
+		case r == '\n':
+			b.WriteString("\n\t")
+		case r < 0x20 && r != '\t', r == 0x7f:
+			fmt.Fprintf(&b, "\\x%02x", r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }

@@ -309,3 +309,25 @@ func TestGCDaily(t *testing.T) {
 		t.Fatalf("GCDaily a day later: ran %v, %+v", ran, res)
 	}
 }
+
+// TestLogText: a message cannot forge a log entry, carry control characters or invalid UTF-8,
+// or grow past MaxLogLine.
+func TestLogText(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"plain", "plain"},
+		{"path\n2026-11-29T00:00:00Z hook: forged", "path\n\t2026-11-29T00:00:00Z hook: forged"},
+		{"esc\x1b[31mred\r\x00", `esc\x1b[31mred\x0d\x00`},
+		{"bad \xff utf8", "bad \uFFFD utf8"},
+		{"tab\tkept", "tab\tkept"},
+	}
+	for _, tt := range tests {
+		if got := logText(tt.in); got != tt.want {
+			t.Errorf("logText(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	long := strings.Repeat("é", MaxLogLine) // 2 bytes each: the cut must not split one
+	got := logText(long)
+	if len(got) > MaxLogLine+len("…") || !strings.HasSuffix(got, "…") || strings.ContainsRune(got, '\uFFFD') {
+		t.Errorf("long message: %d bytes, suffix %q", len(got), got[len(got)-6:])
+	}
+}
