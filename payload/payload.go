@@ -4,13 +4,10 @@
 package payload
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
-	"strconv"
 )
 
 // MaxInput is the most stdin that is read; a larger payload is cut and reported.
@@ -146,36 +143,142 @@ func Read(r io.Reader) ([]byte, error) {
 }
 
 // DecodeStatusline decodes a statusline payload. On a type mismatch in one field it still
-// returns everything else it could decode, with the error; on input that is not a JSON object
-// it returns an empty payload and the error.
+// returns everything else it could decode, with the error; on input that is not one valid JSON
+// object it returns an empty payload and the error.
 func DecodeStatusline(data []byte) (*Statusline, error) {
-	var s Statusline
-	return &s, decode(data, &s)
+	var p Statusline
+	err := scanDecode(data, func(s *scanner, k []byte) error {
+		switch {
+		case keyIs(k, "session_id"):
+			return s.str("session_id", &p.SessionID)
+		case keyIs(k, "transcript_path"):
+			return s.str("transcript_path", &p.TranscriptPath)
+		case keyIs(k, "cwd"):
+			return s.str("cwd", &p.Cwd)
+		case keyIs(k, "version"):
+			return s.str("version", &p.Version)
+		case keyIs(k, "exceeds_200k_tokens"):
+			return s.boolPtr("exceeds_200k_tokens", &p.Exceeds200k)
+		case keyIs(k, "model"):
+			m := p.Model
+			if m == nil {
+				m = new(Model)
+			}
+			ok, err := s.objectField("model", func(k []byte) error {
+				switch {
+				case keyIs(k, "id"):
+					return s.str("model.id", &m.ID)
+				case keyIs(k, "display_name"):
+					return s.str("model.display_name", &m.DisplayName)
+				}
+				return s.skip()
+			})
+			p.Model = ptrIf(ok, m, p.Model)
+			return err
+		case keyIs(k, "workspace"):
+			w := p.Workspace
+			if w == nil {
+				w = new(Workspace)
+			}
+			ok, err := s.objectField("workspace", func(k []byte) error {
+				switch {
+				case keyIs(k, "current_dir"):
+					return s.str("workspace.current_dir", &w.CurrentDir)
+				case keyIs(k, "project_dir"):
+					return s.str("workspace.project_dir", &w.ProjectDir)
+				}
+				return s.skip()
+			})
+			p.Workspace = ptrIf(ok, w, p.Workspace)
+			return err
+		case keyIs(k, "context_window"):
+			cw := p.ContextWindow
+			if cw == nil {
+				cw = new(ContextWindow)
+			}
+			ok, err := s.objectField("context_window", func(k []byte) error {
+				switch {
+				case keyIs(k, "total_input_tokens"):
+					return s.num(&cw.TotalInputTokens)
+				case keyIs(k, "total_output_tokens"):
+					return s.num(&cw.TotalOutputTokens)
+				case keyIs(k, "context_window_size"):
+					return s.num(&cw.Size)
+				case keyIs(k, "used_percentage"):
+					return s.numPtr(&cw.UsedPct)
+				case keyIs(k, "current_usage"):
+					u := cw.CurrentUsage
+					if u == nil {
+						u = new(Usage)
+					}
+					ok, err := s.objectField("context_window.current_usage", func(k []byte) error {
+						switch {
+						case keyIs(k, "input_tokens"):
+							return s.num(&u.Input)
+						case keyIs(k, "output_tokens"):
+							return s.num(&u.Output)
+						case keyIs(k, "cache_creation_input_tokens"):
+							return s.num(&u.CacheCreation)
+						case keyIs(k, "cache_read_input_tokens"):
+							return s.num(&u.CacheRead)
+						}
+						return s.skip()
+					})
+					cw.CurrentUsage = ptrIf(ok, u, cw.CurrentUsage)
+					return err
+				}
+				return s.skip()
+			})
+			p.ContextWindow = ptrIf(ok, cw, p.ContextWindow)
+			return err
+		}
+		return s.skip()
+	})
+	if err != nil && errors.As(err, new(*errSyntax)) {
+		return &Statusline{}, err
+	}
+	return &p, err
+}
+
+// ptrIf returns v when the object was present, nil when it was null, and keeps old when the
+// value had the wrong type (encoding/json's behaviour, which leaves the field alone).
+func ptrIf[T any](k objKind, v, old *T) *T {
+	switch k {
+	case objPresent:
+		return v
+	case objNull:
+		return nil
+	}
+	return old
 }
 
 // DecodeHook decodes a hook payload, as leniently as DecodeStatusline.
 func DecodeHook(data []byte) (*Hook, error) {
 	var h Hook
-	return &h, decode(data, &h)
-}
-
-func decode(data []byte, v any) error {
-	data = bytes.TrimSpace(data)
-	if len(data) == 0 {
-		return errors.New("zoneline: empty payload")
+	strs := []struct {
+		key string
+		dst *string
+	}{
+		{"session_id", &h.SessionID}, {"transcript_path", &h.TranscriptPath}, {"cwd", &h.Cwd},
+		{"prompt_id", &h.PromptID}, {"hook_event_name", &h.Event}, {"source", &h.Source},
+		{"model", &h.Model}, {"trigger", &h.Trigger}, {"prompt", &h.Prompt},
+		{"compact_summary", &h.CompactSummary}, {"reason", &h.Reason}, {"permission_mode", &h.PermissionMode},
 	}
-	if data[0] != '{' {
-		return errors.New("zoneline: payload is not a JSON object")
+	err := scanDecode(data, func(s *scanner, k []byte) error {
+		if keyIs(k, "custom_instructions") {
+			return s.strPtr("custom_instructions", &h.CustomInstructions)
+		}
+		for _, f := range strs {
+			if keyIs(k, f.key) {
+				return s.str(f.key, f.dst)
+			}
+		}
+		return s.skip()
+	})
+	if err != nil && errors.As(err, new(*errSyntax)) {
+		return &Hook{}, err
 	}
-	err := json.Unmarshal(data, v)
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) {
-		return fmt.Errorf("zoneline: payload field %q has the wrong type (%s)", te.Field, te.Value)
-	}
-	if err != nil {
-		return fmt.Errorf("zoneline: payload is not valid JSON: %w", err)
-	}
-	return nil
+	return &h, err
 }
 
 // Num is a lenient token count: a JSON number (fractions dropped, negatives as 0, huge values
@@ -185,26 +288,9 @@ type Num int64
 // MaxTokens caps any token count read from outside (1 << 40, far beyond any window).
 const MaxTokens = 1 << 40
 
-// UnmarshalJSON implements json.Unmarshaler.
+// UnmarshalJSON implements json.Unmarshaler. It never fails: a value that is no count is 0.
 func (n *Num) UnmarshalJSON(b []byte) error {
-	b = bytes.TrimSpace(b)
-	if len(b) > 0 && b[0] == '"' {
-		var s string
-		if err := json.Unmarshal(b, &s); err != nil {
-			return err
-		}
-		b = []byte(s)
-	}
-	if string(b) == "null" || len(b) == 0 {
-		*n = 0
-		return nil
-	}
-	f, err := strconv.ParseFloat(string(b), 64)
-	if err != nil && !errors.Is(err, strconv.ErrRange) {
-		*n = 0
-		return nil // a non-numeric string counts as absent
-	}
-	*n = Num(clampFloat(f))
+	*n = Num(parseNum(b))
 	return nil
 }
 
