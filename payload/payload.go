@@ -6,6 +6,7 @@ package payload
 import (
 	"errors"
 	"fmt"
+	"github.com/zoneline/zoneline/internal/jsonscan"
 	"io"
 	"math"
 )
@@ -147,109 +148,98 @@ func Read(r io.Reader) ([]byte, error) {
 // object it returns an empty payload and the error.
 func DecodeStatusline(data []byte) (*Statusline, error) {
 	var p Statusline
-	err := scanDecode(data, func(s *scanner, k []byte) error {
+	err := jsonscan.Decode(data, func(s *jsonscan.Scanner, k []byte) error {
 		switch {
-		case keyIs(k, "session_id"):
-			return s.str("session_id", &p.SessionID)
-		case keyIs(k, "transcript_path"):
-			return s.str("transcript_path", &p.TranscriptPath)
-		case keyIs(k, "cwd"):
-			return s.str("cwd", &p.Cwd)
-		case keyIs(k, "version"):
-			return s.str("version", &p.Version)
-		case keyIs(k, "exceeds_200k_tokens"):
-			return s.boolPtr("exceeds_200k_tokens", &p.Exceeds200k)
-		case keyIs(k, "model"):
+		case jsonscan.KeyIs(k, "session_id"):
+			return s.String("session_id", &p.SessionID)
+		case jsonscan.KeyIs(k, "transcript_path"):
+			return s.String("transcript_path", &p.TranscriptPath)
+		case jsonscan.KeyIs(k, "cwd"):
+			return s.String("cwd", &p.Cwd)
+		case jsonscan.KeyIs(k, "version"):
+			return s.String("version", &p.Version)
+		case jsonscan.KeyIs(k, "exceeds_200k_tokens"):
+			return s.BoolPtr("exceeds_200k_tokens", &p.Exceeds200k)
+		case jsonscan.KeyIs(k, "model"):
 			m := p.Model
 			if m == nil {
 				m = new(Model)
 			}
-			ok, err := s.objectField("model", func(k []byte) error {
+			ok, err := s.Object("model", func(k []byte) error {
 				switch {
-				case keyIs(k, "id"):
-					return s.str("model.id", &m.ID)
-				case keyIs(k, "display_name"):
-					return s.str("model.display_name", &m.DisplayName)
+				case jsonscan.KeyIs(k, "id"):
+					return s.String("model.id", &m.ID)
+				case jsonscan.KeyIs(k, "display_name"):
+					return s.String("model.display_name", &m.DisplayName)
 				}
-				return s.skip()
+				return s.Skip()
 			})
 			p.Model = ptrIf(ok, m, p.Model)
 			return err
-		case keyIs(k, "workspace"):
+		case jsonscan.KeyIs(k, "workspace"):
 			w := p.Workspace
 			if w == nil {
 				w = new(Workspace)
 			}
-			ok, err := s.objectField("workspace", func(k []byte) error {
+			ok, err := s.Object("workspace", func(k []byte) error {
 				switch {
-				case keyIs(k, "current_dir"):
-					return s.str("workspace.current_dir", &w.CurrentDir)
-				case keyIs(k, "project_dir"):
-					return s.str("workspace.project_dir", &w.ProjectDir)
+				case jsonscan.KeyIs(k, "current_dir"):
+					return s.String("workspace.current_dir", &w.CurrentDir)
+				case jsonscan.KeyIs(k, "project_dir"):
+					return s.String("workspace.project_dir", &w.ProjectDir)
 				}
-				return s.skip()
+				return s.Skip()
 			})
 			p.Workspace = ptrIf(ok, w, p.Workspace)
 			return err
-		case keyIs(k, "context_window"):
+		case jsonscan.KeyIs(k, "context_window"):
 			cw := p.ContextWindow
 			if cw == nil {
 				cw = new(ContextWindow)
 			}
-			ok, err := s.objectField("context_window", func(k []byte) error {
+			ok, err := s.Object("context_window", func(k []byte) error {
 				switch {
-				case keyIs(k, "total_input_tokens"):
-					return s.num(&cw.TotalInputTokens)
-				case keyIs(k, "total_output_tokens"):
-					return s.num(&cw.TotalOutputTokens)
-				case keyIs(k, "context_window_size"):
-					return s.num(&cw.Size)
-				case keyIs(k, "used_percentage"):
-					return s.numPtr(&cw.UsedPct)
-				case keyIs(k, "current_usage"):
+				case jsonscan.KeyIs(k, "total_input_tokens"):
+					return num(s, &cw.TotalInputTokens)
+				case jsonscan.KeyIs(k, "total_output_tokens"):
+					return num(s, &cw.TotalOutputTokens)
+				case jsonscan.KeyIs(k, "context_window_size"):
+					return num(s, &cw.Size)
+				case jsonscan.KeyIs(k, "used_percentage"):
+					return numPtr(s, &cw.UsedPct)
+				case jsonscan.KeyIs(k, "current_usage"):
 					u := cw.CurrentUsage
 					if u == nil {
 						u = new(Usage)
 					}
-					ok, err := s.objectField("context_window.current_usage", func(k []byte) error {
+					ok, err := s.Object("context_window.current_usage", func(k []byte) error {
 						switch {
-						case keyIs(k, "input_tokens"):
-							return s.num(&u.Input)
-						case keyIs(k, "output_tokens"):
-							return s.num(&u.Output)
-						case keyIs(k, "cache_creation_input_tokens"):
-							return s.num(&u.CacheCreation)
-						case keyIs(k, "cache_read_input_tokens"):
-							return s.num(&u.CacheRead)
+						case jsonscan.KeyIs(k, "input_tokens"):
+							return num(s, &u.Input)
+						case jsonscan.KeyIs(k, "output_tokens"):
+							return num(s, &u.Output)
+						case jsonscan.KeyIs(k, "cache_creation_input_tokens"):
+							return num(s, &u.CacheCreation)
+						case jsonscan.KeyIs(k, "cache_read_input_tokens"):
+							return num(s, &u.CacheRead)
 						}
-						return s.skip()
+						return s.Skip()
 					})
 					cw.CurrentUsage = ptrIf(ok, u, cw.CurrentUsage)
 					return err
 				}
-				return s.skip()
+				return s.Skip()
 			})
 			p.ContextWindow = ptrIf(ok, cw, p.ContextWindow)
 			return err
 		}
-		return s.skip()
+		return s.Skip()
 	})
-	if err != nil && errors.As(err, new(*errSyntax)) {
+	err, syntax := decodeErr(err)
+	if syntax {
 		return &Statusline{}, err
 	}
 	return &p, err
-}
-
-// ptrIf returns v when the object was present, nil when it was null, and keeps old when the
-// value had the wrong type (encoding/json's behaviour, which leaves the field alone).
-func ptrIf[T any](k objKind, v, old *T) *T {
-	switch k {
-	case objPresent:
-		return v
-	case objNull:
-		return nil
-	}
-	return old
 }
 
 // DecodeHook decodes a hook payload, as leniently as DecodeStatusline.
@@ -264,18 +254,19 @@ func DecodeHook(data []byte) (*Hook, error) {
 		{"model", &h.Model}, {"trigger", &h.Trigger}, {"prompt", &h.Prompt},
 		{"compact_summary", &h.CompactSummary}, {"reason", &h.Reason}, {"permission_mode", &h.PermissionMode},
 	}
-	err := scanDecode(data, func(s *scanner, k []byte) error {
-		if keyIs(k, "custom_instructions") {
-			return s.strPtr("custom_instructions", &h.CustomInstructions)
+	err := jsonscan.Decode(data, func(s *jsonscan.Scanner, k []byte) error {
+		if jsonscan.KeyIs(k, "custom_instructions") {
+			return s.StringPtr("custom_instructions", &h.CustomInstructions)
 		}
 		for _, f := range strs {
-			if keyIs(k, f.key) {
-				return s.str(f.key, f.dst)
+			if jsonscan.KeyIs(k, f.key) {
+				return s.String(f.key, f.dst)
 			}
 		}
-		return s.skip()
+		return s.Skip()
 	})
-	if err != nil && errors.As(err, new(*errSyntax)) {
+	err, syntax := decodeErr(err)
+	if syntax {
 		return &Hook{}, err
 	}
 	return &h, err

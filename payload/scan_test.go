@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"github.com/zoneline/zoneline/internal/jsonscan"
 	"os"
 	"path/filepath"
 	"strings"
@@ -110,7 +111,7 @@ func checkAgainstReference(t *testing.T, data []byte) {
 	}
 	var syn *json.SyntaxError
 	if errors.As(rerr, &syn) || (rerr != nil && strings.Contains(rerr.Error(), "exceeded max depth")) {
-		if err == nil || !errors.As(err, new(*errSyntax)) {
+		if err == nil || !strings.Contains(err.Error(), "not valid JSON") {
 			t.Fatalf("%q: encoding/json: %v; scanner: %v (want a syntax error)", data, rerr, err)
 		}
 		return
@@ -186,7 +187,7 @@ func TestUnquote(t *testing.T) {
 	for in, want := range tests {
 		var ref string
 		json.Unmarshal([]byte(`"`+in+`"`), &ref)
-		if got := unquote([]byte(in)); got != want || got != ref {
+		if got := jsonscan.Unquote([]byte(in)); got != want || got != ref {
 			t.Errorf("unquote(%q) = %q, want %q (encoding/json: %q)", in, got, want, ref)
 		}
 	}

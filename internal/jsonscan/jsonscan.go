@@ -1,0 +1,567 @@
+// Package jsonscan is a small validating JSON scanner for zoneline's hot paths. The statusline
+// and the hooks run as a fresh process after every turn, so they must not pay encoding/json's
+// first-use cost (reflection over the decoded types, building field caches: several hundred
+// microseconds per process, measured). A caller walks one object with a callback per key, reads
+// the fields it wants and skips the rest. It keeps encoding/json's semantics where they matter:
+// the whole input must be valid JSON; keys match exactly or ASCII case-insensitively; a field of
+// the wrong type is skipped and reported while the others are kept; invalid UTF-8 and lone
+// surrogates become U+FFFD. payload's FuzzScanMatchesEncodingJSON holds it to encoding/json.
+package jsonscan
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"time"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// maxDepth is the deepest nesting accepted, as in encoding/json.
+const maxDepth = 10000
+
+// SyntaxError reports input that is not one valid JSON value.
+type SyntaxError struct {
+	off int
+	msg string
+}
+
+func (e *SyntaxError) Error() string { return fmt.Sprintf("%s at offset %d", e.msg, e.off) }
+
+// scanner reads one JSON value from b.
+type Scanner struct {
+	b       []byte
+	i       int
+	depth   int
+	typeErr string // the first field that had the wrong type
+}
+
+func (s *Scanner) fail(msg string) error { return &SyntaxError{off: s.i, msg: msg} }
+
+func (s *Scanner) ws() {
+	for s.i < len(s.b) {
+		switch s.b[s.i] {
+		case ' ', '\t', '\n', '\r':
+			s.i++
+		default:
+			return
+		}
+	}
+}
+
+// peek returns the next non-space byte, or 0 at the end.
+func (s *Scanner) peek() byte {
+	s.ws()
+	if s.i < len(s.b) {
+		return s.b[s.i]
+	}
+	return 0
+}
+
+// object reads an object, calling field for each key; field must consume the value (with one
+// of the value readers or skip). A null is accepted as an absent object (present false).
+func (s *Scanner) object(field func(key []byte) error) (present bool, err error) {
+	switch s.peek() {
+	case 'n':
+		return false, s.literal("null")
+	case '{':
+	default:
+		return false, s.fail("want an object")
+	}
+	s.i++
+	if s.depth++; s.depth > maxDepth {
+		return false, s.fail("nesting too deep")
+	}
+	defer func() { s.depth-- }()
+	if s.peek() == '}' {
+		s.i++
+		return true, nil
+	}
+	for {
+		if s.peek() != '"' {
+			return true, s.fail("want a key")
+		}
+		key, err := s.rawString()
+		if err != nil {
+			return true, err
+		}
+		if s.peek() != ':' {
+			return true, s.fail("want ':'")
+		}
+		s.i++
+		if err := field(key); err != nil {
+			return true, err
+		}
+		switch s.peek() {
+		case ',':
+			s.i++
+		case '}':
+			s.i++
+			return true, nil
+		default:
+			return true, s.fail("want ',' or '}'")
+		}
+	}
+}
+
+// Object reads an object-valued field through fn. It reports what it found: an object
+// (Present), null (Null), or a value of another kind (Wrong: skipped and reported as a
+// type error, the field left as it was, as encoding/json does).
+func (s *Scanner) Object(name string, fn func(key []byte) error) (Kind, error) {
+	c := s.peek()
+	if c != '{' && c != 'n' {
+		s.mismatch(name)
+		return Wrong, s.Skip()
+	}
+	present, err := s.object(fn)
+	if present {
+		return Present, err
+	}
+	return Null, err
+}
+
+// Kind is what Object found.
+type Kind int
+
+const (
+	Null Kind = iota
+	Present
+	Wrong
+)
+
+func (s *Scanner) mismatch(name string) {
+	if s.typeErr == "" {
+		s.typeErr = name
+	}
+}
+
+// str reads a string field; another kind of value is skipped and reported (null leaves it).
+func (s *Scanner) String(name string, dst *string) error {
+	switch s.peek() {
+	case '"':
+		raw, err := s.rawString()
+		if err != nil {
+			return err
+		}
+		*dst = Unquote(raw)
+		return nil
+	case 'n':
+		return s.literal("null")
+	}
+	s.mismatch(name)
+	return s.Skip()
+}
+
+// StringPtr reads an optional string: null sets nil.
+func (s *Scanner) StringPtr(name string, dst **string) error {
+	switch s.peek() {
+	case '"':
+		raw, err := s.rawString()
+		if err != nil {
+			return err
+		}
+		v := Unquote(raw)
+		*dst = &v
+		return nil
+	case 'n':
+		*dst = nil
+		return s.literal("null")
+	}
+	s.mismatch(name)
+	return s.Skip()
+}
+
+// BoolPtr reads an optional bool: null sets nil.
+func (s *Scanner) BoolPtr(name string, dst **bool) error {
+	switch s.peek() {
+	case 't', 'f':
+		v := s.b[s.i] == 't'
+		lit := "false"
+		if v {
+			lit = "true"
+		}
+		if err := s.literal(lit); err != nil {
+			return err
+		}
+		*dst = &v
+		return nil
+	case 'n':
+		*dst = nil
+		return s.literal("null")
+	}
+	s.mismatch(name)
+	return s.Skip()
+}
+
+// Raw reads any value and returns its bytes, validated (for a caller's own lenient reading).
+func (s *Scanner) Raw() ([]byte, error) {
+	s.ws()
+	start := s.i
+	if err := s.Skip(); err != nil {
+		return nil, err
+	}
+	return s.b[start:s.i], nil
+}
+
+// Int reads an integer field (a JSON number in int64 range, fractions dropped); another kind of
+// value is skipped and reported; null leaves it.
+func (s *Scanner) Int(name string, dst *int64) error {
+	c := s.peek()
+	switch {
+	case c == 'n':
+		return s.literal("null")
+	case c == '-' || '0' <= c && c <= '9':
+		start := s.i
+		if err := s.number(); err != nil {
+			return err
+		}
+		f, err := strconv.ParseFloat(string(s.b[start:s.i]), 64)
+		if err != nil || f != f || f > math.MaxInt64 || f < math.MinInt64 {
+			s.mismatch(name)
+			return nil
+		}
+		*dst = int64(f)
+		return nil
+	}
+	s.mismatch(name)
+	return s.Skip()
+}
+
+// Time reads an RFC 3339 time string; another value is skipped and reported.
+func (s *Scanner) Time(name string, dst *time.Time) error {
+	var v string
+	if err := s.String(name, &v); err != nil || v == "" {
+		return err
+	}
+	t, err := time.Parse(time.RFC3339Nano, v)
+	if err != nil {
+		s.mismatch(name)
+		return nil
+	}
+	*dst = t
+	return nil
+}
+
+func (s *Scanner) literal(lit string) error {
+	if !bytes.HasPrefix(s.b[s.i:], []byte(lit)) {
+		return s.fail("invalid literal")
+	}
+	s.i += len(lit)
+	return nil
+}
+
+// rawString reads a string token and returns its raw content (between the quotes), validated.
+func (s *Scanner) rawString() ([]byte, error) {
+	s.i++ // the opening quote
+	start := s.i
+	for s.i < len(s.b) {
+		c := s.b[s.i]
+		switch {
+		case c == '"':
+			raw := s.b[start:s.i]
+			s.i++
+			return raw, nil
+		case c == '\\':
+			if s.i+1 >= len(s.b) {
+				return nil, s.fail("unterminated string")
+			}
+			switch s.b[s.i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				s.i += 2
+			case 'u':
+				if s.i+6 > len(s.b) || !isHex4(s.b[s.i+2:s.i+6]) {
+					return nil, s.fail("invalid \\u escape")
+				}
+				s.i += 6
+			default:
+				return nil, s.fail("invalid escape")
+			}
+		case c < 0x20:
+			return nil, s.fail("control character in string")
+		default:
+			s.i++
+		}
+	}
+	return nil, s.fail("unterminated string")
+}
+
+func isHex4(b []byte) bool {
+	for _, c := range b[:4] {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}
+
+// skip reads and validates any value.
+func (s *Scanner) Skip() error {
+	switch c := s.peek(); {
+	case c == '{':
+		_, err := s.object(func([]byte) error { return s.Skip() })
+		return err
+	case c == '[':
+		s.i++
+		if s.depth++; s.depth > maxDepth {
+			return s.fail("nesting too deep")
+		}
+		defer func() { s.depth-- }()
+		if s.peek() == ']' {
+			s.i++
+			return nil
+		}
+		for {
+			if err := s.Skip(); err != nil {
+				return err
+			}
+			switch s.peek() {
+			case ',':
+				s.i++
+			case ']':
+				s.i++
+				return nil
+			default:
+				return s.fail("want ',' or ']'")
+			}
+		}
+	case c == '"':
+		_, err := s.rawString()
+		return err
+	case c == 't':
+		return s.literal("true")
+	case c == 'f':
+		return s.literal("false")
+	case c == 'n':
+		return s.literal("null")
+	case c == '-' || '0' <= c && c <= '9':
+		return s.number()
+	case c == 0:
+		return s.fail("unexpected end of input")
+	}
+	return s.fail("invalid character")
+}
+
+// number validates a number: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+func (s *Scanner) number() error {
+	b, i := s.b, s.i
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	digits := func() int {
+		n := 0
+		for i < len(b) && '0' <= b[i] && b[i] <= '9' {
+			i++
+			n++
+		}
+		return n
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case digits() == 0:
+		s.i = i
+		return s.fail("invalid number")
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		if digits() == 0 {
+			s.i = i
+			return s.fail("invalid number")
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			s.i = i
+			return s.fail("invalid number")
+		}
+	}
+	s.i = i
+	return nil
+}
+
+// end checks that nothing but white space follows the value.
+func (s *Scanner) end() error {
+	if s.peek() != 0 {
+		return s.fail("data after the top-level value")
+	}
+	return nil
+}
+
+// unquote decodes a validated raw string: escapes, surrogate pairs, and U+FFFD for invalid
+// UTF-8 and lone surrogates, as encoding/json does.
+func Unquote(raw []byte) string {
+	if !needsUnquote(raw) {
+		return string(raw)
+	}
+	out := make([]byte, 0, len(raw)+8)
+	for i := 0; i < len(raw); {
+		c := raw[i]
+		switch {
+		case c == '\\':
+			switch e := raw[i+1]; e {
+			case 'b':
+				out = append(out, '\b')
+			case 'f':
+				out = append(out, '\f')
+			case 'n':
+				out = append(out, '\n')
+			case 'r':
+				out = append(out, '\r')
+			case 't':
+				out = append(out, '\t')
+			case 'u':
+				r := rune(hex4(raw[i+2:]))
+				i += 6
+				if utf16.IsSurrogate(r) {
+					r2 := rune(-1)
+					if i+6 <= len(raw) && raw[i] == '\\' && raw[i+1] == 'u' {
+						r2 = rune(hex4(raw[i+2:]))
+					}
+					if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
+						r = dec
+						i += 6
+					} else {
+						r = utf8.RuneError
+					}
+				}
+				out = utf8.AppendRune(out, r)
+				continue
+			default: // " \ /
+				out = append(out, e)
+			}
+			i += 2
+		case c < utf8.RuneSelf:
+			out = append(out, c)
+			i++
+		default:
+			r, size := utf8.DecodeRune(raw[i:])
+			if r == utf8.RuneError && size == 1 {
+				out = append(out, "\uFFFD"...)
+			} else {
+				out = append(out, raw[i:i+size]...)
+			}
+			i += size
+		}
+	}
+	return string(out)
+}
+
+// needsUnquote reports whether raw has an escape or a non-ASCII byte.
+func needsUnquote(raw []byte) bool {
+	for _, c := range raw {
+		if c == '\\' || c >= utf8.RuneSelf {
+			return true
+		}
+	}
+	return false
+}
+
+func hex4(b []byte) int {
+	n := 0
+	for _, c := range b[:4] {
+		n <<= 4
+		switch {
+		case c <= '9':
+			n |= int(c - '0')
+		case c <= 'F':
+			n |= int(c-'A') + 10
+		default:
+			n |= int(c-'a') + 10
+		}
+	}
+	return n
+}
+
+// keyIs reports whether a raw key names field: exactly, or ASCII case-insensitively (as
+// encoding/json matches struct fields). A key with escapes is decoded first.
+func KeyIs(raw []byte, field string) bool {
+	if string(raw) == field {
+		return true
+	}
+	if bytes.IndexByte(raw, '\\') >= 0 {
+		raw = []byte(Unquote(raw))
+	}
+	return len(raw) == len(field) && bytes.EqualFold(raw, []byte(field))
+}
+
+// scanDecode runs fn over the top-level object of data, with encoding/json's error rules.
+// Decode walks the top-level object of data, calling fn for each key; fn must consume the value
+// (with a reader such as String, or Skip). It returns ErrEmpty, ErrNotObject, a *SyntaxError
+// (nothing can be trusted), or a *TypeError (every other field was read).
+func Decode(data []byte, fn func(s *Scanner, key []byte) error) error {
+	data = bytes.TrimSpace(data)
+	if len(data) == 0 {
+		return ErrEmpty
+	}
+	if data[0] != '{' {
+		return ErrNotObject
+	}
+	s := &Scanner{b: data}
+	_, err := s.object(func(key []byte) error { return fn(s, key) })
+	if err == nil {
+		err = s.end()
+	}
+	if err != nil {
+		return err
+	}
+	if s.typeErr != "" {
+		return &TypeError{Field: s.typeErr}
+	}
+	return nil
+}
+
+// Errors of Decode.
+var (
+	ErrEmpty     = errors.New("empty input")
+	ErrNotObject = errors.New("not a JSON object")
+)
+
+// TypeError reports the first field whose value had the wrong type.
+type TypeError struct{ Field string }
+
+func (e *TypeError) Error() string { return fmt.Sprintf("field %q has the wrong type", e.Field) }
+
+// AppendString appends s as a JSON string, escaping as encoding/json does (without its HTML
+// escaping); invalid UTF-8 becomes U+FFFD.
+func AppendString(dst []byte, s string) []byte {
+	const hexDigits = "0123456789abcdef"
+	dst = append(dst, '"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '"' || c == '\\':
+				dst = append(dst, '\\', c)
+			case c == '\n':
+				dst = append(dst, '\\', 'n')
+			case c == '\r':
+				dst = append(dst, '\\', 'r')
+			case c == '\t':
+				dst = append(dst, '\\', 't')
+			case c < 0x20:
+				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+			default:
+				dst = append(dst, c)
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			dst = append(dst, "\\ufffd"...)
+		case r == '\u2028' || r == '\u2029':
+			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
+		default:
+			dst = append(dst, s[i:i+size]...)
+		}
+		i += size
+	}
+	return append(dst, '"')
+}
