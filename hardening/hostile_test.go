@@ -192,6 +192,20 @@ func generated() []hcase {
 		}),
 		transcriptAt("transcript-empty", func(t *testing.T, w *world, p string) { write(t, p, nil) }),
 
+		stateSetup("state-read-only-chmod", func(t *testing.T, w *world) {
+			if os.Geteuid() == 0 {
+				t.Skip("root ignores mode bits: state-read-only covers this with a read-only mount")
+			}
+			write(t, filepath.Join(sdir(w), "session.json"), []byte(`{"session_id":"`+sessionID+`","compactions":1}`))
+			for _, d := range []string{sdir(w), filepath.Dir(sdir(w)), w.state} {
+				os.Chmod(d, 0o500)
+			}
+			t.Cleanup(func() {
+				for _, d := range []string{w.state, filepath.Dir(sdir(w)), sdir(w)} {
+					os.Chmod(d, 0o700)
+				}
+			})
+		}),
 		stateSetup("state-read-only", func(t *testing.T, w *world) {
 			mountTmpfs(t, w.state, "size=1m,mode=0700")
 			// a previous session's state, then the mount goes read-only
