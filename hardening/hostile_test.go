@@ -96,6 +96,13 @@ func stateSetup(name string, mk func(t *testing.T, w *world)) hcase {
 	}}
 }
 
+// crossing makes a case's payload cross every warning tier of a 200k window (190k tokens), so
+// the statusline reads and creates markers and UserPromptSubmit takes the nudge.
+func crossing(c hcase) hcase {
+	c.stdin = withRaw("context_window", []byte(`{"context_window_size":200000,"current_usage":{"input_tokens":10,"output_tokens":5,"cache_creation_input_tokens":0,"cache_read_input_tokens":189990}}`))
+	return c
+}
+
 func envCase(name string, env ...string) hcase {
 	return hcase{name: name, stdin: withRaw("session_id", []byte(`"@SESSION@"`)), setup: func(*testing.T, *world) []string { return env }}
 }
@@ -254,6 +261,16 @@ func generated() []hcase {
 				mkfifo(t, filepath.Join(sdir(w), n))
 			}
 		}),
+		crossing(stateSetup("state-marker-fifos-crossing", func(t *testing.T, w *world) {
+			for _, n := range []string{"marker-0-warn.json", "marker-0-dumb.json", "marker-0-imminent.json", "epoch-1.json", "nudge-pending.json", "pending.json"} {
+				mkfifo(t, filepath.Join(sdir(w), n))
+			}
+		})),
+		crossing(stateSetup("state-garbage-markers-crossing", func(t *testing.T, w *world) {
+			for _, n := range []string{"marker-0-warn.json", "marker-0-dumb.json", "epoch-1.json", "nudge-pending.json", "delivered-0-dumb.json"} {
+				write(t, filepath.Join(sdir(w), n), []byte("\xff\x00{\"tier\":5"))
+			}
+		})),
 		stateSetup("state-marker-dirs", func(t *testing.T, w *world) {
 			for _, n := range []string{"marker-0-warn.json", "marker-0-dumb.json", "marker-0-imminent.json", "compactions.json", "checkpoint.md"} {
 				os.MkdirAll(filepath.Join(sdir(w), n), 0o700)
