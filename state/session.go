@@ -1,7 +1,6 @@
 package state
 
 import (
-	"encoding/json"
 	"time"
 )
 
@@ -50,7 +49,7 @@ func (d Dir) LoadSession(id string) (*Session, error) {
 	if err != nil {
 		return s, err
 	}
-	if err := json.Unmarshal(data, s); err != nil {
+	if err := s.decode(data); err != nil {
 		return &Session{ID: id}, err
 	}
 	s.ID = id
@@ -63,9 +62,5 @@ func (d Dir) SaveSession(s *Session) error {
 	if err != nil {
 		return err
 	}
-	data, err := json.MarshalIndent(s, "", "  ")
-	if err != nil {
-		return err
-	}
-	return Replace(path, append(data, '\n'))
+	return Replace(path, append(s.appendJSON(nil), '\n'))
 }
