@@ -11,11 +11,9 @@ import (
 // than through encoding/json's reflection, whose first use costs a fresh process hundreds of
 // microseconds. The file stays ordinary, indented JSON with the same keys as the struct tags.
 
-// MarshalJSON implements json.Marshaler.
-func (s *Session) MarshalJSON() ([]byte, error) { return s.appendJSON(nil), nil }
-
-// UnmarshalJSON implements json.Unmarshaler.
-func (s *Session) UnmarshalJSON(data []byte) error { return s.decode(data) }
+// (No MarshalJSON/UnmarshalJSON methods: Session is embedded in other types, such as
+// sessions.Entry, and a promoted method would replace their whole encoding. encoding/json reads
+// and writes the same shape through the struct tags.)
 
 func (s *Session) appendJSON(b []byte) []byte {
 	str := func(key, v string, omitEmpty bool) {

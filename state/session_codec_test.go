@@ -36,14 +36,14 @@ func TestSessionCodecMatchesEncodingJSON(t *testing.T) {
 		Tokens: 142000, Window: 200000, AutoCompact: 167000, Zone: "dumb", Model: "Opus \"5.5\"", ModelID: "claude-opus-5-5",
 		Cwd: "/home/u/é\n", Project: "/home/u/p", Version: "2.1.332", Compactions: 3, Transcript: "/t.jsonl",
 		TranscriptOffset: 1 << 40, Pane: "%3", TmuxSocket: "/tmp/tmux-0/default", RenderMicros: 812}
-	data, _ := in.MarshalJSON()
+	data := in.appendJSON(nil)
 	var ref sessionRef
 	if err := json.Unmarshal(data, &ref); err != nil {
 		t.Fatalf("encoding/json cannot read %s: %v", data, err)
 	}
 	refData, _ := json.Marshal(ref)
 	var back Session
-	if err := back.UnmarshalJSON(refData); err != nil {
+	if err := back.decode(refData); err != nil {
 		t.Fatal(err)
 	}
 	if back != in || Session(ref) != in {
@@ -51,7 +51,7 @@ func TestSessionCodecMatchesEncodingJSON(t *testing.T) {
 	}
 	// omitempty as in the tags
 	in.Pane, in.TmuxSocket = "", ""
-	data, _ = in.MarshalJSON()
+	data = in.appendJSON(nil)
 	want, _ := json.Marshal(sessionRef(in))
 	var a, b map[string]any
 	json.Unmarshal(data, &a)
@@ -64,7 +64,7 @@ func TestSessionCodecMatchesEncodingJSON(t *testing.T) {
 func TestSessionCorrupt(t *testing.T) {
 	for _, in := range []string{"", "{", `{"tokens":"x"}`, `[]`, "\x00garbage"} {
 		var s Session
-		if err := s.UnmarshalJSON([]byte(in)); err == nil {
+		if err := s.decode([]byte(in)); err == nil {
 			t.Errorf("%q: no error", in)
 		}
 	}
