@@ -56,6 +56,10 @@ type rendered struct {
 	session *state.Session
 	changed bool    // session state differs from what is on disk
 	warning warning // the warning loop's levels and policy (notify.go)
+	// prevCompactions is the registry's compaction count before this render (prevKnown: it was
+	// read), so the warning loop sees a compaction without reading its marker files.
+	prevCompactions int
+	prevKnown       bool
 }
 
 // render decodes, models and renders. It never fails: problems become View.Problems.
@@ -125,8 +129,9 @@ func (e *Env) render(data []byte, readErr error, cfg *config.Config, cfgErr erro
 	// Per-session state: compaction count (incremental scan), registry.
 	r := rendered{p: p, prep: prep, warning: warning}
 	if state.ValidSessionID(p.SessionID) {
-		s, _ := e.State.LoadSession(p.SessionID)
+		s, loadErr := e.State.LoadSession(p.SessionID)
 		before := *s
+		r.prevCompactions, r.prevKnown = s.Compactions, loadErr == nil
 		e.countCompactions(s, p.TranscriptPath)
 		v.Compactions = s.Compactions
 		s.Tokens, s.Window, s.Zone, s.Model, s.ModelID = v.Tokens, v.Window, v.Zone.String(), v.Model, modelID

@@ -212,6 +212,11 @@ type Input struct {
 	// Spawn sends a notification; nil means none is sent. The statusline passes a Spawner's
 	// Spawn; tests pass a recorder.
 	Spawn func(Notification) error
+	// PrevCompactions is the compaction count the registry held before this render, when
+	// PrevKnown: a change re-arms the tiers without reading a marker file (the statusline's
+	// common case). Without it Check compares with the count the newest marker recorded.
+	PrevCompactions int
+	PrevKnown       bool
 }
 
 // Result is what Check did.
@@ -246,6 +251,10 @@ func Check(dir state.Dir, in Input) (Result, error) {
 		reason := ""
 		if in.Known && s.Tokens < in.Levels.rearmBelow() {
 			reason = fmt.Sprintf("tokens %d below %d", s.Tokens, in.Levels.rearmBelow())
+		} else if in.PrevKnown {
+			if in.PrevCompactions != s.Compactions {
+				reason = fmt.Sprintf("compactions %d → %d", in.PrevCompactions, s.Compactions)
+			}
 		} else if c, ok := sc.compactions(sdir); ok && c != s.Compactions {
 			reason = fmt.Sprintf("compactions %d → %d", c, s.Compactions)
 		}
