@@ -18,6 +18,7 @@ import (
 	"io/fs"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/zoneline/zoneline/checkpoint"
@@ -42,13 +43,16 @@ const (
 const DefaultInstructions = "Preserve verbatim: the zoneline checkpoint (goal, decisions, rules, external state, next action); exact ids, paths and commands."
 
 // busyRE matches a Claude Code screen that is working: mid-turn or compacting.
-var busyRE = regexp.MustCompile(`(?i)esc to interrupt|Compacting conversation`)
+// (Compiled on first use: zoneline is one binary, and its statusline must not pay for it.)
+var busyRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)esc to interrupt|Compacting conversation`)
+})
 
 // blockedRE matches a compaction refused by a PreCompact hook.
-var blockedRE = regexp.MustCompile(`(?i)compaction blocked`)
+var blockedRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)compaction blocked`) })
 
 // Busy reports whether a Claude Code screen shows it working (mid-turn or compacting).
-func Busy(screen string) bool { return busyRE.MatchString(screen) }
+func Busy(screen string) bool { return busyRE().MatchString(screen) }
 
 // Steps, in order.
 const (
@@ -387,7 +391,7 @@ func (f *Flow) waitCompaction(ctx context.Context, sent time.Time, count0, reg0 
 	timedOut, err := f.poll(ctx, f.CompactWait, func() (bool, error) {
 		count, reg := f.compactionCounts()
 		sc, serr := f.Tmux.Capture(f.Target)
-		if serr == nil && blockedRE.MatchString(sc) {
+		if serr == nil && blockedRE().MatchString(sc) {
 			return false, errors.New("the compaction was blocked by a PreCompact hook")
 		}
 		ended, _ := w.done(sc, serr)
