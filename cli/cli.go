@@ -4,8 +4,11 @@
 package cli
 
 import (
+	"path/filepath"
+
 	"flag"
 	"fmt"
+	"github.com/zoneline/zoneline/config"
 	"io"
 	"os"
 	"strings"
@@ -122,6 +125,16 @@ func parse(fs *flag.FlagSet, args []string) (code int, ok bool) {
 		return exitUsage, false
 	}
 	return 0, true
+}
+
+// loadConfigCached loads the config for the statusline and the hooks, through the parsed-config cache
+// in the state dir (decoding TOML costs more than the rest of a render).
+func (e *Env) loadConfigCached() (*config.Config, error) {
+	cache := ""
+	if e.State.Root != "" {
+		cache = filepath.Join(e.State.Root, config.CacheFile)
+	}
+	return config.LoadCached(e.Paths.Config, cache)
 }
 
 func runVersion(e *Env, args []string) int {

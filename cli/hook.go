@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"github.com/zoneline/zoneline/config"
 	"github.com/zoneline/zoneline/hook"
 	"github.com/zoneline/zoneline/payload"
 )
@@ -9,7 +8,7 @@ import (
 // runHook is `zoneline hook`, registered for every hook event; it reads the payload on stdin.
 func runHook(e *Env, args []string) int {
 	data, readErr := payload.Read(e.Stdin)
-	cfg, cfgErr := config.Load(e.Paths.Config)
+	cfg, cfgErr := e.loadConfigCached()
 	if cfgErr != nil {
 		e.State.Log("hook", "config: %s", oneLine(cfgErr.Error()))
 	}

@@ -40,7 +40,7 @@ func runStatusline(e *Env, args []string) (code int) {
 		}
 	}()
 	data, readErr := payload.Read(e.Stdin)
-	cfg, cfgErr := config.Load(e.Paths.Config)
+	cfg, cfgErr := e.loadConfigCached()
 	r := e.render(data, readErr, cfg, cfgErr)
 	fmt.Fprintln(e.Stdout, r.line)
 	e.afterRender(r, time.Since(start))

@@ -195,6 +195,42 @@ func (s *Scanner) BoolPtr(name string, dst **bool) error {
 	return s.Skip()
 }
 
+// Array reads an array field, calling fn once per element (fn must consume it). A value of
+// another kind is skipped and reported; null reads as Null.
+func (s *Scanner) Array(name string, fn func() error) (Kind, error) {
+	switch s.peek() {
+	case 'n':
+		return Null, s.literal("null")
+	case '[':
+	default:
+		s.mismatch(name)
+		return Wrong, s.Skip()
+	}
+	s.i++
+	if s.depth++; s.depth > maxDepth {
+		return Present, s.fail("nesting too deep")
+	}
+	defer func() { s.depth-- }()
+	if s.peek() == ']' {
+		s.i++
+		return Present, nil
+	}
+	for {
+		if err := fn(); err != nil {
+			return Present, err
+		}
+		switch s.peek() {
+		case ',':
+			s.i++
+		case ']':
+			s.i++
+			return Present, nil
+		default:
+			return Present, s.fail("want ',' or ']'")
+		}
+	}
+}
+
 // Raw reads any value and returns its bytes, validated (for a caller's own lenient reading).
 func (s *Scanner) Raw() ([]byte, error) {
 	s.ws()

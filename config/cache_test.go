@@ -1,0 +1,142 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"testing"
+	"time"
+)
+
+const fullConfig = `
+color = "256"
+glyphs = "ascii"
+east_asian_width = true
+window = 300_000
+[statusline]
+lines = [["zone", "tokens"], ["model", "dir", "branch"]]
+separator = " | "
+bar_width = 7
+indent = 3
+[autocompact]
+point = 150_000
+enabled = false
+max_output = 8_000
+[[model]]
+match = "claude-opus-*"
+warn = 90_000
+dumb = 130_000
+prep = 110000
+[[model]]
+window = "1m"
+prep = "55%"
+[[model]]
+match = "x-*"
+[warning]
+prep = "warn"
+imminent_distance = 15_000
+nudge = false
+nudge_text = "tokens {tokens} \"quoted\" é\n"
+tiers = ["imminent"]
+[notify]
+enabled = false
+tiers = []
+urgency = "critical"
+app_name = "zl"
+[checkpoint]
+budget = 4000
+stale_minutes = 45
+[precompact]
+hold_once = true
+snapshots = 10
+[state]
+gc_days = 3
+[flow]
+compact_instructions = "keep the ids"
+[flow.timeouts]
+prep = "5m"
+compact = "2m"
+postcompact = "3m"
+[watch]
+interval = "10s"
+auto = true
+projects = ["/home/u/a", "/home/u/b*"]
+`
+
+func TestCacheRoundTrip(t *testing.T) {
+	for name, text := range map[string]string{"template": Template, "full": fullConfig, "empty": "", "comment": "# nothing\n"} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			path, cache := filepath.Join(dir, "config.toml"), filepath.Join(dir, "state", CacheFile)
+			os.WriteFile(path, []byte(text), 0o600)
+			want, err := Load(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			first, err := LoadCached(path, cache)
+			if err != nil || !reflect.DeepEqual(first, want) {
+				t.Fatalf("first load %+v, %v", first, err)
+			}
+			data, err := os.ReadFile(cache)
+			if err != nil {
+				t.Fatalf("no cache written: %v", err)
+			}
+			c, ok := decodeCache(data, cacheKey(t, path))
+			if !ok {
+				t.Fatalf("cache does not decode:\n%s", data)
+			}
+			if !reflect.DeepEqual(c, want) {
+				t.Fatalf("from cache:\n%+v\nwant\n%+v", c, want)
+			}
+			second, err := LoadCached(path, cache)
+			if err != nil || !reflect.DeepEqual(second, want) {
+				t.Fatalf("second load %+v, %v", second, err)
+			}
+		})
+	}
+}
+
+func cacheKey(t *testing.T, path string) string {
+	t.Helper()
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path + "|" + itoa(fi.Size()) + "|" + itoa(fi.ModTime().UnixNano()) + "|" + shape()
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+func TestCacheFollowsTheFile(t *testing.T) {
+	dir := t.TempDir()
+	path, cache := filepath.Join(dir, "config.toml"), filepath.Join(dir, CacheFile)
+	os.WriteFile(path, []byte("color = \"none\"\n"), 0o600)
+	if c, _ := LoadCached(path, cache); c.Color != "none" {
+		t.Fatalf("color %q", c.Color)
+	}
+	// Same size, new content and time: the cache must not answer.
+	os.WriteFile(path, []byte("color = \"256\" \n"), 0o600)
+	later := time.Now().Add(2 * time.Second)
+	os.Chtimes(path, later, later)
+	if c, _ := LoadCached(path, cache); c.Color != "256" {
+		t.Fatalf("stale cache answered: color %q", c.Color)
+	}
+	// A broken config is reported every time, never cached.
+	os.WriteFile(path, []byte("colour = 1\n"), 0o600)
+	for range 2 {
+		if _, err := LoadCached(path, cache); err == nil {
+			t.Fatal("broken config: no error")
+		}
+	}
+	// A corrupt cache is ignored and replaced.
+	os.WriteFile(path, []byte("glyphs = \"nerd\"\n"), 0o600)
+	os.WriteFile(cache, []byte("\x00garbage{"), 0o600)
+	if c, err := LoadCached(path, cache); err != nil || c.Glyphs != "nerd" {
+		t.Fatalf("corrupt cache: %+v, %v", c, err)
+	}
+	// No config file: the defaults, and no cache needed.
+	if c, err := LoadCached(filepath.Join(dir, "none.toml"), cache); err != nil || !reflect.DeepEqual(c, Default()) {
+		t.Fatalf("missing config: %+v, %v", c, err)
+	}
+}
