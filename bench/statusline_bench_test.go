@@ -45,6 +45,8 @@ func BenchmarkStatusline(b *testing.B) {
 			}
 			b.ResetTimer()
 			procbench.Compare(b, runner(zl, []string{"statusline"}, payload, e), runner(floor, nil, payload, e))
+			b.StopTimer()
+			procbench.ReportPeakRSS(b, zl, []string{"statusline"}, payload, e, floor)
 		})
 	}
 }
@@ -77,6 +79,8 @@ func BenchmarkStatuslineTranscript(b *testing.B) {
 			}
 			b.ResetTimer()
 			procbench.Compare(b, runner(zl, []string{"statusline"}, payload, e), runner(floor, nil, payload, e))
+			b.StopTimer()
+			procbench.ReportPeakRSS(b, zl, []string{"statusline"}, payload, e, floor)
 		})
 	}
 }

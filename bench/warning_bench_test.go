@@ -29,6 +29,8 @@ func BenchmarkHookUserPromptNoMarker(b *testing.B) {
 	}
 	b.ResetTimer()
 	procbench.Compare(b, runner(zl, []string{"hook"}, payload, e), runner(floor, nil, payload, e))
+	b.StopTimer()
+	procbench.ReportPeakRSS(b, zl, []string{"hook"}, payload, e, floor)
 }
 
 // BenchmarkStatuslineNotify compares the statusline on a render that crosses the prep threshold

@@ -2,7 +2,7 @@
 # Installs what zoneline's tests need beyond Go: tmux (the end-to-end harness drives Claude Code
 # in it), python3 (the mock Messages API), dbus-daemon (a private session bus for the real
 # notification tests), and the real Claude Code CLI from npm (pinned; the harness runs its
-# native binary). Idempotent: installs only what is missing.
+# native binary), and GNU time for the benchmarks. Idempotent: installs only what is missing.
 set -euo pipefail
 need=()
 command -v tmux >/dev/null 2>&1 || need+=(tmux)
@@ -10,6 +10,7 @@ command -v dbus-daemon >/dev/null 2>&1 || need+=(dbus-daemon)
 command -v dbus-send >/dev/null 2>&1 || need+=(dbus-bin)
 command -v python3 >/dev/null 2>&1 || need+=(python3)
 command -v git >/dev/null 2>&1 || need+=(git)
+[ -x /usr/bin/time ] || need+=(time)   # GNU time: the benchmarks' peak RSS
 command -v npm >/dev/null 2>&1 || need+=(npm)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
