@@ -3,6 +3,8 @@ package hook
 import (
 	"errors"
 	"fmt"
+	"github.com/zoneline/zoneline/internal/jsonscan"
+	"github.com/zoneline/zoneline/state"
 	"os"
 	"strings"
 	"time"
@@ -48,13 +50,12 @@ func init() {
 // SessionStart(compact) did not deliver it, else "". It marks the compaction delivered (under
 // the state lock, so of racing prompts only one gets the text).
 func pendingRestore(c *Context, h *payload.Hook) string {
-	cs, err := loadCompactions(c.State, h.SessionID)
-	if err != nil || cs.Pending == 0 || cs.Delivered >= cs.Pending {
+	if !restorePending(c.State, h.SessionID) {
 		return ""
 	}
 	var n int
 	var rec compactionRecord
-	_, err = updateCompactions(c.State, h.SessionID, func(cs *compactions) bool {
+	_, err := updateCompactions(c.State, h.SessionID, func(cs *compactions) bool {
 		if cs.Pending == 0 || cs.Delivered >= cs.Pending {
 			return false
 		}
@@ -185,4 +186,29 @@ func fitLines(text string, budget int) (string, bool) {
 		}
 	}
 	return text[:end], true
+}
+
+// restorePending reads only "pending" and "delivered" of the compaction state, with jsonscan:
+// every prompt asks, so the common "nothing pending" answer must not pay encoding/json's
+// first-use cost. A state that does not read says no; the locked update re-checks anyway.
+func restorePending(d state.Dir, id string) bool {
+	path, err := compactionsPath(d, id)
+	if err != nil {
+		return false
+	}
+	data, err := state.ReadFile(path, maxStateFile)
+	if err != nil {
+		return false
+	}
+	var pending, delivered int64
+	err = jsonscan.Decode(data, func(s *jsonscan.Scanner, k []byte) error {
+		switch {
+		case jsonscan.KeyIs(k, "pending"):
+			return s.Int("pending", &pending)
+		case jsonscan.KeyIs(k, "delivered"):
+			return s.Int("delivered", &delivered)
+		}
+		return s.Skip()
+	})
+	return err == nil && pending != 0 && delivered < pending
 }

@@ -8,6 +8,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"errors"
+	"github.com/zoneline/zoneline/internal/jsonscan"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -217,8 +218,12 @@ func RecordPrompt(d state.Dir, id, promptID string, now time.Time) error {
 	if err != nil {
 		return err
 	}
-	data, _ := json.Marshal(Prompt{PromptID: promptID, Time: now.UTC()})
-	return state.Replace(path, append(data, '\n')) // every prompt: no fsync
+	// Every prompt: no fsync, and no encoding/json (its first use costs the hook's fresh process
+	// more than the write). The shape is Prompt's.
+	data := append([]byte(`{"prompt_id":`), jsonscan.AppendString(nil, promptID)...)
+	data = append(data, `,"time":"`...)
+	data = now.UTC().AppendFormat(data, time.RFC3339Nano)
+	return state.Replace(path, append(data, "\"}\n"...))
 
 }
 

@@ -175,3 +175,16 @@ func TestAgo(t *testing.T) {
 		}
 	}
 }
+
+func TestRecordPromptRoundTrip(t *testing.T) {
+	d := state.Dir{Root: t.TempDir()}
+	const id = "aaa8e696-ca66-4fcf-8fb3-651eb7e68c12"
+	now := time.Date(2026, 11, 29, 22, 12, 49, 123456789, time.UTC)
+	if err := RecordPrompt(d, id, "p-\"1\"\n", now); err != nil {
+		t.Fatal(err)
+	}
+	p, err := ReadPrompt(d, id)
+	if err != nil || p.PromptID != "p-\"1\"\n" || !p.Time.Equal(now) {
+		t.Fatalf("ReadPrompt = %+v, %v", p, err)
+	}
+}
