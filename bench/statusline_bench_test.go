@@ -132,3 +132,14 @@ func writeTranscript(path string, size int64) error {
 	}
 	return nil
 }
+
+// BenchmarkStartup runs `zoneline version` (no work: only the process start, the runtime and
+// the package inits of the one zoneline binary) against the floor, to show how much of the
+// statusline's ratio is start-up.
+func BenchmarkStartup(b *testing.B) {
+	zl := procbench.Build(b, "./cmd/zoneline")
+	floor := procbench.Build(b, "./internal/floor")
+	e := env(b.TempDir())
+	b.ResetTimer()
+	procbench.Compare(b, runner(zl, []string{"version"}, nil, e), runner(floor, nil, nil, e))
+}
