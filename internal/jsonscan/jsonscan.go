@@ -423,7 +423,7 @@ func (s *Scanner) number() error {
 
 // end checks that nothing but white space follows the value.
 func (s *Scanner) end() error {
-	if s.peek() != 0 {
+	if s.ws(); s.i < len(s.b) { // (not peek: a NUL byte is data, not the end)
 		return s.fail("data after the top-level value")
 	}
 	return nil

@@ -85,7 +85,7 @@ func TestReaders(t *testing.T) {
 }
 
 func TestSyntax(t *testing.T) {
-	for _, in := range []string{`{`, `{"a"}`, `{"a":}`, `{"a":1,}`, `{"a":1} x`, `{"a":[1,]}`, `{"a":"\q"}`, `{"a":nul}`, `{"a":-}`, `{"a":1e+}`} {
+	for _, in := range []string{"{}\x00", "{\"a\":1}\x00 ", `{`, `{"a"}`, `{"a":}`, `{"a":1,}`, `{"a":1} x`, `{"a":[1,]}`, `{"a":"\q"}`, `{"a":nul}`, `{"a":-}`, `{"a":1e+}`} {
 		err := Decode([]byte(in), func(s *Scanner, k []byte) error { return s.Skip() })
 		if _, ok := err.(*SyntaxError); !ok {
 			t.Errorf("%s: err = %v, want a SyntaxError", in, err)
