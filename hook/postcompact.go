@@ -15,6 +15,9 @@ var _ = register("PostCompact", postCompact)
 // restore for it; then it re-arms the warning loop. PostCompact cannot put anything into the
 // model's context, and prints nothing.
 func postCompact(c *Context, h *payload.Hook) (Output, error) {
+	// zoneline install registers SessionStart for "compact" only, so the daily garbage
+	// collection also runs here (a stamp check: one stat on all other days).
+	collectGarbage(c)
 	if !state.ValidSessionID(h.SessionID) {
 		return Output{}, state.ErrBadSession
 	}
