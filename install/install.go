@@ -133,7 +133,9 @@ func CommandLine(bin, sub, goos string) string {
 	if goos == "windows" {
 		bin = strings.ReplaceAll(bin, `\`, "/")
 		if strings.ContainsAny(bin, " \t&()'`;,$@{}[]") {
-			bin = `"` + bin + `"`
+			// PowerShell (Claude Code's default shell on Windows) runs a quoted path only
+			// through its call operator.
+			return `& "` + strings.ReplaceAll(bin, `"`, "`\"") + `" ` + sub
 		}
 		return bin + " " + sub
 	}

@@ -46,7 +46,7 @@ func TestCommandLine(t *testing.T) {
 		{"/home/a b/zoneline", "darwin", "'/home/a b/zoneline' hook"},
 		{"/home/it's/zoneline", "linux", `'/home/it'\''s/zoneline' hook`},
 		{`C:\Users\ann\.local\bin\zoneline.exe`, "windows", "C:/Users/ann/.local/bin/zoneline.exe hook"},
-		{`C:\Program Files\zoneline\zoneline.exe`, "windows", `"C:/Program Files/zoneline/zoneline.exe" hook`},
+		{`C:\Program Files\zoneline\zoneline.exe`, "windows", `& "C:/Program Files/zoneline/zoneline.exe" hook`},
 	}
 	for _, tt := range tests {
 		got := CommandLine(tt.bin, "hook", tt.goos)
