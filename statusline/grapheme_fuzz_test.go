@@ -10,7 +10,8 @@ import (
 
 // FuzzFitGraphemes checks that Fit cuts text only between grapheme clusters, with rivo/uniseg
 // (go-runewidth's own segmenter) as the reference: what Fit keeps of a cut text is a prefix of it
-// that ends on a cluster boundary, at most width cells wide with the ellipsis. Pieces of text
+// that ends on a cluster boundary (before the spaces Fit trims), at most width cells wide with
+// the ellipsis. Pieces of text
 // between escape sequences are checked the same way, each escape copied whole.
 func FuzzFitGraphemes(f *testing.F) {
 	f.Add("Cafe\u0301 au lait", 5, false)
@@ -48,7 +49,11 @@ func FuzzFitGraphemes(f *testing.F) {
 			if !strings.HasPrefix(s, kept) {
 				t.Fatalf("Fit(%q, %d) = %q: not a prefix", s, width, fitted)
 			}
-			if !boundary(s, len(kept)) {
+			// Fit drops the spaces before the ellipsis; the cut itself is before them. (Only a
+			// Prepend character such as U+0600 joins a following space: the seed
+			// 1c44c877d4b99da5 keeps that documented case.)
+			cutAt := len(kept) + len(s[len(kept):]) - len(strings.TrimLeft(s[len(kept):], " "))
+			if !boundary(s, len(kept)) && !boundary(s, cutAt) {
 				t.Fatalf("Fit(%q, %d) = %q: cuts a grapheme cluster at byte %d", s, width, fitted, len(kept))
 			}
 		}
