@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/zoneline/zoneline/config"
 	"github.com/zoneline/zoneline/hook"
 )
 
@@ -313,6 +314,37 @@ func generated() []hcase {
 		stateSetup("config-hostile-values", func(t *testing.T, w *world) {
 			write(t, w.config, []byte("[statusline]\nbar_width = 1000000000\nlines = [[\"zone\"],[],[\"zone\",\"zone\",\"zone\"]]\n[state]\ngc_days = 1\n[precompact]\nhold_once = true\nsnapshots = 0\n"))
 		}),
+		stateSetup("config-cache-garbage", func(t *testing.T, w *world) {
+			write(t, w.config, []byte(ruleConfig))
+			write(t, filepath.Join(w.state, config.CacheFile), []byte("\x00{\"key\":[[[\xff"))
+		}),
+		stateSetup("config-cache-fifo", func(t *testing.T, w *world) {
+			write(t, w.config, []byte(ruleConfig))
+			mkfifo(t, filepath.Join(w.state, config.CacheFile))
+		}),
+		stateSetup("config-cache-dir", func(t *testing.T, w *world) {
+			write(t, w.config, []byte(ruleConfig))
+			os.MkdirAll(filepath.Join(w.state, config.CacheFile), 0o700)
+		}),
+		stateSetup("config-cache-tampered", func(t *testing.T, w *world) {
+			// a cache with the right key and values that validation would refuse
+			write(t, w.config, []byte(ruleConfig))
+			cache := filepath.Join(w.state, config.CacheFile)
+			if _, err := config.LoadCached(w.config, cache); err != nil {
+				t.Fatal(err)
+			}
+			b, err := os.ReadFile(cache)
+			if err != nil {
+				t.Skipf("no config cache written (%v): nothing to tamper with", err)
+			}
+			r := strings.NewReplacer(`"bar_width":10`, `"bar_width":-2147483648`, `"indent":2`, `"indent":-99999`,
+				`"glyphs":"unicode"`, `"glyphs":"bogus"`, `"color":"auto"`, `"color":"\u001b[2J"`,
+				`"separator":""`, `"separator":"\u001b]0;x\u0007\n"`, `"match":"claude-sonnet*"`, `"match":"["`,
+				`"warn":100000`, `"warn":-5`, `"dumb":150000`, `"dumb":-10`, `"snapshots":40`, `"snapshots":-1`,
+				`"gc_days":14`, `"gc_days":-1`, `"budget":6000`, `"budget":-1`, `"imminent_distance":20000`, `"imminent_distance":-1`,
+				`"lines":[[`, `"lines":[[],["nope"],[`, `"tiers":["dumb","imminent"]`, `"tiers":["x",""]`, `"window":0`, `"window":-1`)
+			write(t, cache, []byte(r.Replace(string(b))))
+		}),
 		stateSetup("claude-settings-garbage", func(t *testing.T, w *world) {
 			write(t, filepath.Join(w.claude, "settings.json"), []byte(`{"autoCompactEnabled":"no","autoCompactWindow":1e999`))
 		}),
@@ -348,6 +380,9 @@ func corpus(t *testing.T) []hcase {
 	}
 	return cs
 }
+
+// ruleConfig is a valid config with a model rule, so the parsed-config cache has content.
+const ruleConfig = "[[model]]\nmatch = \"claude-sonnet*\"\nwarn = 100000\ndumb = 150000\n"
 
 // minCases is the issue's floor for the corpus.
 const minCases = 60
