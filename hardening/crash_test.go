@@ -95,7 +95,7 @@ func temps(root string) []string {
 // writes session.json and its warning markers and while the hooks (PreCompact, PostCompact,
 // SessionStart, UserPromptSubmit) write snapshots, compactions.json and delivery markers. After every kill no
 // state file is empty or torn, the previous version survives (session.json never vanishes, the
-// compaction counts never go back); the next SessionStart's GC removes the stale temp files.
+// compaction counts never go back); the next day's GC (PostCompact) removes the stale temp files.
 func TestKillConsistency(t *testing.T) {
 	bin := zoneline(t)
 	w := newWorld(t)
@@ -185,7 +185,10 @@ func TestKillConsistency(t *testing.T) {
 	for _, p := range temps(w.state) {
 		os.Chtimes(p, old, old)
 	}
-	checkHook(t, "SessionStart startup", w.run(t, bin, hookPayload(w, sid, "SessionStart", "source", "startup"), []string{"hook"}))
+	// PostCompact ran in the loop and stamped today's GC: the stamp is a day old now.
+	day := time.Now().Add(-state.GCInterval - time.Hour)
+	os.Chtimes(filepath.Join(w.state, state.GCStampName), day, day)
+	checkHook(t, "PostCompact a day later", w.run(t, bin, hookPayload(w, sid, "PostCompact"), []string{"hook"}))
 	if left := temps(w.state); len(left) > 0 {
 		t.Errorf("temp files survive the GC: %v", left)
 	}
