@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -78,7 +77,6 @@ func Build(tb testing.TB, pkg string) string {
 // Result is one run of a process.
 type Result struct {
 	Wall   time.Duration
-	MaxRSS int64 // kilobytes
 	Stdout []byte
 	Stderr []byte
 	Code   int
@@ -96,9 +94,6 @@ func Run(bin string, args []string, stdin []byte, env []string) (Result, error) 
 	r := Result{Wall: time.Since(start), Stdout: out.Bytes(), Stderr: errb.Bytes()}
 	if cmd.ProcessState != nil {
 		r.Code = cmd.ProcessState.ExitCode()
-		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-			r.MaxRSS = int64(ru.Maxrss)
-		}
 	}
 	if _, ok := err.(*exec.ExitError); ok {
 		err = nil
