@@ -107,7 +107,14 @@ func decodeCache(data []byte, key string) (*Config, bool) {
 		}
 		return s.Skip()
 	})
-	return c, err == nil && found && gotKey == key
+	if err != nil || !found || gotKey != key {
+		return nil, false
+	}
+	// The cache is a file like any other: what it holds is validated as the TOML was.
+	if errs := c.validate(CacheFile, nil); len(errs) > 0 {
+		return nil, false
+	}
+	return c, true
 }
 
 var errStale = errors.New("stale cache")

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -138,5 +139,25 @@ func TestCacheFollowsTheFile(t *testing.T) {
 	// No config file: the defaults, and no cache needed.
 	if c, err := LoadCached(filepath.Join(dir, "none.toml"), cache); err != nil || !reflect.DeepEqual(c, Default()) {
 		t.Fatalf("missing config: %+v, %v", c, err)
+	}
+}
+
+// TestCacheIsValidated: a cache with the right key but values validation refuses is not used.
+func TestCacheIsValidated(t *testing.T) {
+	dir := t.TempDir()
+	path, cache := filepath.Join(dir, "config.toml"), filepath.Join(dir, CacheFile)
+	os.WriteFile(path, []byte("glyphs = \"ascii\"\n"), 0o600)
+	if _, err := LoadCached(path, cache); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(cache)
+	tampered := strings.Replace(string(data), `"glyphs":"ascii"`, `"glyphs":"evil"`, 1)
+	if tampered == string(data) {
+		t.Fatalf("cache shape changed: %s", data)
+	}
+	os.WriteFile(cache, []byte(tampered), 0o600)
+	c, err := LoadCached(path, cache)
+	if err != nil || c.Glyphs != "ascii" {
+		t.Fatalf("tampered cache used: %+v, %v", c, err)
 	}
 }
