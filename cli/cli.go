@@ -137,6 +137,15 @@ func (e *Env) loadConfigCached() (*config.Config, error) {
 	return config.LoadCached(e.Paths.Config, cache)
 }
 
+// collectGarbage runs the state dir's daily GC (old sessions, stale temp files) from a command a
+// person runs; the hooks run it too (hook/gc.go). Problems go to the log.
+func (e *Env) collectGarbage() {
+	cfg, _ := e.loadConfigCached()
+	if _, _, err := e.State.GCDaily(time.Duration(cfg.State.GCDays)*24*time.Hour, e.Now()); err != nil {
+		e.State.Log("gc", "%v", err)
+	}
+}
+
 func runVersion(e *Env, args []string) int {
 	fmt.Fprintf(e.Stdout, "zoneline %s\n", Version)
 	return exitOK

@@ -39,6 +39,7 @@ func runSessions(e *Env, args []string) int {
 		return exitUsage
 	}
 	now := e.Now()
+	e.collectGarbage()
 	es, err := sessions.List(e.State, sessions.Options{Now: now, Since: o.Since, All: o.All})
 	if err != nil {
 		return e.fail(fmt.Errorf("zoneline: reading the sessions in %s: %w", e.State.Root, err))
