@@ -201,33 +201,40 @@ func ReadCompactions(d state.Dir, id string) (Compactions, error) {
 	return c, err
 }
 
-// PromptFile records the session's last submitted prompt (written on UserPromptSubmit).
+// PromptFile records the session's last submitted prompt (touched on UserPromptSubmit): its
+// modification time is the time of the last prompt.
 const PromptFile = "prompt.json"
 
-// Prompt is prompt.json.
+// Prompt is what prompt.json says: PromptID is the session's first recorded prompt (the file is
+// written once, then only touched), Time the last prompt's.
 type Prompt struct {
 	PromptID string    `json:"prompt_id,omitempty"`
 	Time     time.Time `json:"time"`
 }
 
-// RecordPrompt writes prompt.json for a session: the UserPromptSubmit hook calls it so that
+// RecordPrompt stamps the session's last prompt: the UserPromptSubmit hook calls it so that
 // watch can tell a session that is mid-turn (a prompt newer than the last render) from one idle
-// at its prompt. One small atomic write.
+// at its prompt. It runs before every prompt, so it only sets the file's times (Lstat + utimes:
+// a temp file and a rename cost this process several times more); the first prompt creates the
+// file. A symlink planted at the path is never followed.
 func RecordPrompt(d state.Dir, id, promptID string, now time.Time) error {
 	path, err := d.SessionFile(id, PromptFile)
 	if err != nil {
 		return err
 	}
-	// Every prompt: no fsync, and no encoding/json (its first use costs the hook's fresh process
-	// more than the write). The shape is Prompt's.
+	if fi, err := os.Lstat(path); err == nil && fi.Mode().IsRegular() {
+		return os.Chtimes(path, now, now)
+	}
 	data := append([]byte(`{"prompt_id":`), jsonscan.AppendString(nil, promptID)...)
 	data = append(data, `,"time":"`...)
 	data = now.UTC().AppendFormat(data, time.RFC3339Nano)
-	return state.Replace(path, append(data, "\"}\n"...))
-
+	if err := state.Replace(path, append(data, "\"}\n"...)); err != nil {
+		return err
+	}
+	return os.Chtimes(path, now, now)
 }
 
-// ReadPrompt reads a session's prompt.json.
+// ReadPrompt reads a session's prompt.json: the first prompt's id and the last prompt's time.
 func ReadPrompt(d state.Dir, id string) (Prompt, error) {
 	var p Prompt
 	path, err := d.SessionFile(id, PromptFile)
@@ -238,7 +245,12 @@ func ReadPrompt(d state.Dir, id string) (Prompt, error) {
 	if err != nil {
 		return p, err
 	}
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return p, err
+	}
 	err = json.Unmarshal(data, &p)
+	p.Time = fi.ModTime()
 	return p, err
 }
 

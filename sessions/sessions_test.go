@@ -187,4 +187,26 @@ func TestRecordPromptRoundTrip(t *testing.T) {
 	if err != nil || p.PromptID != "p-\"1\"\n" || !p.Time.Equal(now) {
 		t.Fatalf("ReadPrompt = %+v, %v", p, err)
 	}
+	// The next prompts only touch the file: the time moves, the first id stays.
+	later := now.Add(90 * time.Second)
+	if err := RecordPrompt(d, id, "p2", later); err != nil {
+		t.Fatal(err)
+	}
+	if p, err := ReadPrompt(d, id); err != nil || !p.Time.Equal(later) {
+		t.Fatalf("after a second prompt: %+v, %v", p, err)
+	}
+	// A symlink planted at the path is replaced, never followed.
+	path, _ := d.SessionFile(id, PromptFile)
+	outside := filepath.Join(t.TempDir(), "target")
+	os.WriteFile(outside, []byte("x"), 0o600)
+	old := time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+	os.Chtimes(outside, old, old)
+	os.Remove(path)
+	os.Symlink(outside, path)
+	if err := RecordPrompt(d, id, "p3", later); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Stat(outside); !fi.ModTime().Equal(old) {
+		t.Fatalf("followed a planted symlink: target time %v", fi.ModTime())
+	}
 }
