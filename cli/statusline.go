@@ -163,7 +163,7 @@ func (e *Env) afterRender(r rendered, took time.Duration) {
 		return
 	}
 	if r.changed || e.Now().Sub(r.session.Updated) > time.Minute {
-		r.session.Updated = e.Now()
+		r.session.Updated = e.Now().UTC() // UTC: formatting a local time would load the zone database
 		r.session.RenderMicros = took.Microseconds()
 		if err := e.State.SaveSession(r.session); err != nil {
 			e.State.Log("statusline", "saving session: %v", err)
