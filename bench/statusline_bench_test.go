@@ -143,3 +143,32 @@ func BenchmarkStartup(b *testing.B) {
 	b.ResetTimer()
 	procbench.Compare(b, runner(zl, []string{"version"}, nil, e), runner(floor, nil, nil, e))
 }
+
+// BenchmarkStatuslineTurn renders as a running session does: the token count changes every
+// turn (100k, 105k, 100k, …, all in the warn zone), so every render also writes the session's
+// registry (one small atomic write: a temp file and a rename).
+func BenchmarkStatuslineTurn(b *testing.B) {
+	zl := procbench.Build(b, "./cmd/zoneline")
+	floor := procbench.Build(b, "./internal/floor")
+	p100, err := os.ReadFile("../testdata/claude-code/edge-cases-sonnet-200k/statusline-edge-05-ctx-100k.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	p105 := []byte(strings.Replace(string(p100), `"cache_read_input_tokens": 98000`, `"cache_read_input_tokens": 103000`, 1))
+	if string(p105) == string(p100) {
+		b.Fatal("fixture changed: no cache_read_input_tokens of 98000")
+	}
+	e := env(b.TempDir())
+	n := 0
+	next := func() []byte {
+		n++
+		if n%2 == 0 {
+			return p105
+		}
+		return p100
+	}
+	b.ResetTimer()
+	procbench.Compare(b,
+		func() (procbench.Result, error) { return procbench.Run(zl, []string{"statusline"}, next(), e) },
+		func() (procbench.Result, error) { return procbench.Run(floor, nil, p100, e) })
+}
