@@ -479,38 +479,6 @@ func Markers(dir state.Dir, sessionID string) (epoch int, ms []*Marker, err erro
 	return sc.epoch, ms, nil
 }
 
-// createExclusive is state.CreateExclusive without the fsync: the data goes to a private temp
-// file that is hard-linked into place, so a reader never sees a partial file and exactly one of
-// racing callers gets created == true. Markers, epochs and deliveries are exclusivity tokens
-// that a crash may lose without harm (a lost marker fires again); an fsync per file cost the
-// crossing render 0.3–1.5 ms on ext4, measured here, where the statusline's budget is ~1 ms.
-func createExclusive(path string, data []byte) (created bool, err error) {
-	dir := filepath.Dir(path)
-	if err := state.MkdirPrivate(dir); err != nil {
-		return false, err
-	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return false, err
-	}
-	tmp := f.Name()
-	defer os.Remove(tmp)
-	if err := f.Chmod(0o600); err != nil {
-		f.Close()
-		return false, err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return false, err
-	}
-	if err := f.Close(); err != nil {
-		return false, err
-	}
-	if err := os.Link(tmp, path); err != nil {
-		if errors.Is(err, fs.ErrExist) {
-			return false, nil
-		}
-		return false, err
-	}
-	return true, nil
-}
+// createExclusive claims a marker, epoch or delivery file: state.Claim (no fsync; exactly one
+// racer wins).
+func createExclusive(path string, data []byte) (bool, error) { return state.Claim(path, data) }

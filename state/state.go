@@ -151,9 +151,21 @@ func writeFile(path string, data []byte, sync bool) error {
 }
 
 // CreateExclusive creates path with data only if it does not exist yet, atomically: the data
-// is written to a temp file and hard-linked into place, so a reader never sees a partial file
-// and, of many racing callers, exactly one gets created == true.
+// is written to a temp file, fsynced and hard-linked into place, so a reader never sees a
+// partial file and, of many racing callers, exactly one gets created == true.
 func CreateExclusive(path string, data []byte) (created bool, err error) {
+	return createExclusive(path, data, true)
+}
+
+// Claim is CreateExclusive without the fsync, for exclusivity tokens on the hot path (warning
+// markers, epochs, deliveries): a killed process never leaves a partial file and exactly one
+// racer wins, but a machine crash may lose the newest token (a lost marker fires again). An
+// fsync per file cost a crossing render 0.3–1.5 ms on ext4, measured here.
+func Claim(path string, data []byte) (created bool, err error) {
+	return createExclusive(path, data, false)
+}
+
+func createExclusive(path string, data []byte, sync bool) (created bool, err error) {
 	dir := filepath.Dir(path)
 	if err := MkdirPrivate(dir); err != nil {
 		return false, err
@@ -172,9 +184,11 @@ func CreateExclusive(path string, data []byte) (created bool, err error) {
 		f.Close()
 		return false, err
 	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return false, err
+	if sync {
+		if err := f.Sync(); err != nil {
+			f.Close()
+			return false, err
+		}
 	}
 	if err := f.Close(); err != nil {
 		return false, err
