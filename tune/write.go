@@ -1,8 +1,8 @@
 package tune
 
 import (
-	"bytes"
 	"fmt"
+	"github.com/zoneline/zoneline/internal/textdiff"
 	"strings"
 
 	"github.com/zoneline/zoneline/config"
@@ -218,118 +218,7 @@ func updateBlock(lines []string, b block, s Suggestion) []string {
 
 // Diff returns a unified diff of two texts with ctx lines of context, "" when equal.
 func Diff(name string, a, b []byte, ctx int) string {
-	if bytes.Equal(a, b) {
-		return ""
-	}
-	x, y := splitLines(string(a)), splitLines(string(b))
-	ops := diffOps(x, y)
-	var out strings.Builder
-	fmt.Fprintf(&out, "--- %s\n+++ %s (suggested)\n", name, name)
-	// Group ops into hunks around changes.
-	for i := 0; i < len(ops); {
-		if ops[i].kind == ' ' {
-			i++
-			continue
-		}
-		start := max(0, i-ctx)
-		end := i
-		for j := i; j < len(ops); j++ {
-			if ops[j].kind != ' ' {
-				end = j
-			} else if j-end > 2*ctx {
-				break
-			}
-		}
-		end = min(len(ops)-1, end+ctx)
-		ax, by := ops[start].ai, ops[start].bi
-		na, nb := 0, 0
-		for _, o := range ops[start : end+1] {
-			if o.kind != '+' {
-				na++
-			}
-			if o.kind != '-' {
-				nb++
-			}
-		}
-		fmt.Fprintf(&out, "@@ -%d,%d +%d,%d @@\n", ax+1, na, by+1, nb)
-		for _, o := range ops[start : end+1] {
-			out.WriteByte(o.kind)
-			out.WriteString(o.text)
-			if !strings.HasSuffix(o.text, "\n") {
-				out.WriteByte('\n')
-			}
-		}
-		i = end + 1
-	}
-	return out.String()
-}
-
-type diffOp struct {
-	kind   byte // ' ', '-', '+'
-	text   string
-	ai, bi int // line index in a and b where the op applies
-}
-
-// maxDiffCells bounds the LCS table; beyond it the differing middle is shown as replaced.
-const maxDiffCells = 4 << 20
-
-func diffOps(x, y []string) []diffOp {
-	p := 0
-	for p < len(x) && p < len(y) && x[p] == y[p] {
-		p++
-	}
-	s := 0
-	for s < len(x)-p && s < len(y)-p && x[len(x)-1-s] == y[len(y)-1-s] {
-		s++
-	}
-	var ops []diffOp
-	for i := 0; i < p; i++ {
-		ops = append(ops, diffOp{' ', x[i], i, i})
-	}
-	mx, my := x[p:len(x)-s], y[p:len(y)-s]
-	if len(mx)*len(my) <= maxDiffCells {
-		// LCS table from the end.
-		n, m := len(mx), len(my)
-		t := make([][]int32, n+1)
-		for i := range t {
-			t[i] = make([]int32, m+1)
-		}
-		for i := n - 1; i >= 0; i-- {
-			for j := m - 1; j >= 0; j-- {
-				if mx[i] == my[j] {
-					t[i][j] = t[i+1][j+1] + 1
-				} else {
-					t[i][j] = max(t[i+1][j], t[i][j+1])
-				}
-			}
-		}
-		i, j := 0, 0
-		for i < n || j < m {
-			switch {
-			case i < n && j < m && mx[i] == my[j]:
-				ops = append(ops, diffOp{' ', mx[i], p + i, p + j})
-				i++
-				j++
-			case i < n && (j == m || t[i+1][j] >= t[i][j+1]):
-				ops = append(ops, diffOp{'-', mx[i], p + i, p + j})
-				i++
-			default:
-				ops = append(ops, diffOp{'+', my[j], p + i, p + j})
-				j++
-			}
-		}
-	} else {
-		for i, l := range mx {
-			ops = append(ops, diffOp{'-', l, p + i, p})
-		}
-		for j, l := range my {
-			ops = append(ops, diffOp{'+', l, p + len(mx), p + j})
-		}
-	}
-	for k := 0; k < s; k++ {
-		ops = append(ops, diffOp{' ', x[len(x)-s+k], len(x) - s + k, len(y) - s + k})
-	}
-	return ops
+	return textdiff.Unified(name, name+" (suggested)", a, b, ctx)
 }
 
 // Changed returns the suggestions that differ from the thresholds in force, with their
