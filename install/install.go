@@ -20,6 +20,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/zoneline/zoneline/state"
 	"hash/fnv"
 	"io/fs"
 	"os"
@@ -895,38 +896,11 @@ func readLimited(p string, limit int64) ([]byte, error) {
 }
 
 // writeAtomic writes data to p through a temp file in the same dir, fsync and rename, with
-// mode perm. The dir must exist or is created 0755 (settings dirs are not zoneline's to lock).
+// mode perm (state.WriteFileMode). The dir must exist or is created 0755 (settings dirs are not
+// zoneline's to lock).
 func writeAtomic(p string, data []byte, perm fs.FileMode) error {
-	dir := filepath.Dir(p)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return fmt.Errorf("zoneline: %v", err)
 	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(p)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("zoneline: writing %s: %v", p, err)
-	}
-	tmp := f.Name()
-	fail := func(err error) error {
-		f.Close()
-		os.Remove(tmp)
-		return fmt.Errorf("zoneline: writing %s: %v", p, err)
-	}
-	if err := f.Chmod(perm); err != nil {
-		return fail(err)
-	}
-	if _, err := f.Write(data); err != nil {
-		return fail(err)
-	}
-	if err := f.Sync(); err != nil {
-		return fail(err)
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("zoneline: writing %s: %v", p, err)
-	}
-	if err := os.Rename(tmp, p); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("zoneline: writing %s: %v", p, err)
-	}
-	return nil
+	return state.WriteFileMode(p, data, perm)
 }

@@ -105,15 +105,21 @@ func mkdirIfMissing(dir string) error {
 // WriteFile writes data to path atomically: a private temp file in the same folder, fsync,
 // rename. The previous version stays whole until the rename; a planted symlink at path is
 // replaced, never followed. The folder is created 0700 when missing.
-func WriteFile(path string, data []byte) error { return writeFile(path, data, true) }
+func WriteFile(path string, data []byte) error { return writeFile(path, data, 0o600, true) }
+
+// WriteFileMode is WriteFile with the file's mode, for files that are not zoneline's own (a
+// user's settings.json keeps its mode).
+func WriteFileMode(path string, data []byte, perm os.FileMode) error {
+	return writeFile(path, data, perm, true)
+}
 
 // Replace is WriteFile without the fsync, for the small, re-derivable files written on the hot
 // path (the session registry, the last-prompt stamp): a killed process still never leaves a torn
 // or empty file (temp + rename), but a machine crash may lose the newest version. It costs a few
 // syscalls where an fsync costs milliseconds.
-func Replace(path string, data []byte) error { return writeFile(path, data, false) }
+func Replace(path string, data []byte) error { return writeFile(path, data, 0o600, false) }
 
-func writeFile(path string, data []byte, sync bool) error {
+func writeFile(path string, data []byte, perm os.FileMode, sync bool) error {
 	dir := filepath.Dir(path)
 	if err := mkdirIfMissing(dir); err != nil {
 		return err
@@ -128,7 +134,7 @@ func writeFile(path string, data []byte, sync bool) error {
 		os.Remove(tmp)
 		return fmt.Errorf("zoneline: writing %s: %w", path, err)
 	}
-	if err := f.Chmod(0o600); err != nil {
+	if err := f.Chmod(perm); err != nil {
 		return fail(err)
 	}
 	if _, err := f.Write(data); err != nil {
