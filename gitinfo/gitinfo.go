@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 )
 
 // Bounds on the work Branch does, so a strange tree cannot make the statusline slow.
@@ -127,11 +128,16 @@ func readHead(root, gitDir string) (Info, error) {
 
 // readSmall reads a file of at most MaxFileSize bytes.
 func readSmall(name string) ([]byte, error) {
-	f, err := os.Open(name)
+	// Non-blocking, and regular files only: a FIFO planted at .git/HEAD must not hang the
+	// statusline.
+	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, fmt.Errorf("zoneline: gitinfo: %w", err)
 	}
 	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("zoneline: gitinfo: %s is not a regular file", name)
+	}
 	b, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
 	if err != nil {
 		return nil, fmt.Errorf("zoneline: gitinfo: %w", err)
