@@ -19,8 +19,8 @@ import (
 
 // compactionSession runs Claude Code with `zoneline hook` registered for the compaction
 // events and UserPromptSubmit, and zoneline's state and config inside the run dir. config is
-// the TOML written to the config file ("" for none).
-func compactionSession(t *testing.T, model, config string, env map[string]string) (*Session, Binaries) {
+// the TOML written to the config file ("" for none); claudeArgs are extra claude arguments.
+func compactionSession(t *testing.T, model, config string, env map[string]string, claudeArgs ...string) (*Session, Binaries) {
 	t.Helper()
 	Require(t)
 	bins := Build(t)
@@ -50,7 +50,8 @@ func compactionSession(t *testing.T, model, config string, env map[string]string
 				"UserPromptSubmit": entry(""),
 			},
 		},
-		Env: allEnv,
+		Env:        allEnv,
+		ClaudeArgs: claudeArgs,
 	})
 	if config != "" {
 		if err := os.WriteFile(filepath.Join(s.Work, "zoneline.toml"), []byte(config), 0o600); err != nil {
@@ -187,32 +188,44 @@ func TestCompactionRestore(t *testing.T) {
 }
 
 // TestCompactionHoldOnce: with hold_once on and no checkpoint, an auto compaction is blocked
-// once with the reason on screen, and goes through on the next attempt.
+// once, Claude Code receives the hold's reason, and the next attempt goes through.
+//
+// The reason does not reach the screen, and cannot in 2.1.332: an auto compaction whose threshold
+// comes from the environment (CLAUDE_AUTOCOMPACT_PCT_OVERRIDE, the only way to make it fire
+// against the mock) is routed through reactive compaction, and that path shows its "not
+// compacted · …" notice only when the skip reason does not start with "Compaction blocked by
+// PreCompact hook"; a hook's block is logged to the --debug log alone. Tried, with the same
+// result: the JSON block, exit 2 with the reason on stderr, both, systemMessage, and a turn at
+// 95k (past the 90k auto-compact point, short of the blocking limit; the turn then simply goes
+// out uncompacted). So the test checks the reason in Claude Code's debug log, and the screen
+// for Claude Code's own "Context limit reached" (the session sits at the blocking level).
 func TestCompactionHoldOnce(t *testing.T) {
 	s, _ := compactionSession(t, "claude-sonnet-4-5-20250929", "[precompact]\nhold_once = true\n", map[string]string{
 		"CLAUDE_AUTOCOMPACT_PCT_OVERRIDE": "50",
 		"CLAUDE_CODE_AUTO_COMPACT_WINDOW": "200000",
-	})
+	}, "--debug")
 	s.Prompt("a1 small")
 	s.MockUsage(Context(190000), Context(190000), Context(190000))
 	s.Prompt("a2 reports 190k")
 	time.Sleep(2 * time.Second)
 
 	s.Type("a3 next prompt", true)
-	// 2.1.332 shows "Context limit reached" for a blocked auto compaction, not the hook's reason
 	s.WaitScreen(regexp.MustCompile(`held once|Context limit reached`), CompactTimeout)
 	s.WaitIdle(CompactTimeout)
 	s.Capture("held")
 	if n := len(s.Requests(KindCompact)); n != 0 {
 		t.Fatalf("%d summarisation requests after the hold, want 0", n)
 	}
-	screen := strings.Join(strings.Fields(s.Screen(false)), " ")
-	if !strings.Contains(screen, "/compact-prep") {
-		// Not asserted: recorded for the report. The hold itself is checked in zoneline's log.
-		t.Logf("the hold's reason is not on screen (2.1.332 shows its own message for a blocked auto compaction)")
-	}
 	if log := zonelineLogTail(s); !strings.Contains(log, "held auto-compaction") {
 		t.Errorf("zoneline did not record the hold:\n%s", log)
+	}
+	debug := claudeDebugLog(t, s)
+	if !strings.Contains(debug, "blocked by PreCompact hook") || !strings.Contains(debug, hook.HoldReason) {
+		t.Errorf("Claude Code's debug log has no PreCompact block with the hold's reason %q", hook.HoldReason)
+	}
+	screen := strings.Join(strings.Fields(s.Screen(false)), " ")
+	if strings.Contains(screen, "/compact-prep") {
+		t.Logf("the hold's reason is on screen: this Claude Code now shows it; assert it here")
 	}
 
 	s.Type("a4 after the hold", true)
@@ -225,6 +238,24 @@ func TestCompactionHoldOnce(t *testing.T) {
 	if n := len(s.Requests(KindCompact)); n != 1 {
 		t.Fatalf("%d summarisation requests on the second attempt, want 1", n)
 	}
+}
+
+// claudeDebugLog returns the --debug logs Claude Code wrote under the session's HOME, joined.
+func claudeDebugLog(t *testing.T, s *Session) string {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(s.Home, ".claude", "debug", "*.txt"))
+	var b strings.Builder
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Write(data)
+	}
+	if b.Len() == 0 {
+		t.Fatalf("no Claude Code debug log under %s", filepath.Join(s.Home, ".claude", "debug"))
+	}
+	return b.String()
 }
 
 // goodCheckpointE2E is a checkpoint that passes verify, for session id in dir.
