@@ -41,7 +41,7 @@ func (e *Env) checkWarning(r rendered) {
 	spawned := false
 	res, err := notify.Check(e.State, notify.Input{
 		Session: r.session, Known: r.warning.known, Levels: r.warning.levels, Policy: r.warning.policy,
-		PrevCompactions: r.prevCompactions, PrevKnown: r.prevKnown,
+		PrevCompactions: r.prevCompactions, PrevWindow: r.prevWindow, PrevKnown: r.prevKnown,
 		Now: e.Now(),
 		Spawn: func(n notify.Notification) error {
 			spawned = true

@@ -59,6 +59,7 @@ type rendered struct {
 	// prevCompactions is the registry's compaction count before this render (prevKnown: it was
 	// read), so the warning loop sees a compaction without reading its marker files.
 	prevCompactions int
+	prevWindow      int64 // the registry's window before this render: a model switch re-arms
 	prevKnown       bool
 }
 
@@ -131,7 +132,10 @@ func (e *Env) render(data []byte, readErr error, cfg *config.Config, cfgErr erro
 	if state.ValidSessionID(p.SessionID) {
 		s, loadErr := e.State.LoadSession(p.SessionID)
 		before := *s
-		r.prevCompactions, r.prevKnown = s.Compactions, loadErr == nil
+		// A count that grows while catching up with a transcript seen for the first time is not
+		// a compaction: the warning loop compares only once the count had caught up.
+		r.prevCompactions, r.prevWindow = s.Compactions, s.Window
+		r.prevKnown = loadErr == nil && s.TranscriptCounted && s.Transcript == p.TranscriptPath
 		e.countCompactions(s, p.TranscriptPath)
 		v.Compactions = s.Compactions
 		s.Tokens, s.Window, s.Zone, s.Model, s.ModelID = v.Tokens, v.Window, v.Zone.String(), v.Model, modelID
@@ -190,7 +194,7 @@ func (e *Env) countCompactions(s *state.Session, path string) {
 		return
 	}
 	if s.Transcript != path {
-		s.Transcript, s.TranscriptOffset, s.Compactions = path, 0, 0
+		s.Transcript, s.TranscriptOffset, s.Compactions, s.TranscriptCounted = path, 0, 0, false
 	}
 	sc, err := transcript.ScanCompactions(path, s.TranscriptOffset, scanBytes)
 	if err != nil {
@@ -201,6 +205,7 @@ func (e *Env) countCompactions(s *state.Session, path string) {
 	}
 	s.Compactions += sc.Compactions
 	s.TranscriptOffset = sc.Offset
+	s.TranscriptCounted = !sc.More
 }
 
 // compactInput gathers what decides the auto-compact point: env, Claude Code's settings, config.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -261,5 +262,73 @@ func TestStatuslineNudgeReady(t *testing.T) {
 	e.Run([]string{"statusline"})
 	if !strings.Contains(out.String(), "⚑ /compact-prep") {
 		t.Fatalf("stale checkpoint: want /compact-prep again: %q", out.String())
+	}
+}
+
+// TestNoRearmWhileCatchingUp: a long transcript seen for the first time is counted 4 MiB per
+// render; a count that grows while catching up is not a compaction and must not re-arm the
+// tiers (which would notify and nudge on every render).
+func TestNoRearmWhileCatchingUp(t *testing.T) {
+	dir := t.TempDir()
+	tr := filepath.Join(dir, "t.jsonl")
+	f, _ := os.Create(tr)
+	filler := `{"type":"user","isSidechain":false,"message":{"role":"user","content":"` + strings.Repeat("x", 1<<20) + `"}}` + "\n"
+	for range 3 {
+		for range 5 { // 5 MiB between boundaries: one per render's scan
+			f.WriteString(filler)
+		}
+		f.WriteString(`{"type":"system","subtype":"compact_boundary","isSidechain":false,"compactMetadata":{"trigger":"auto","preTokens":170000,"postTokens":9000}}` + "\n")
+	}
+	f.Close()
+	const id = "aaa8e696-ca66-4fcf-8fb3-651eb7e68c12"
+	payload := fmt.Sprintf(`{"session_id":%q,"transcript_path":%q,"model":{"id":"claude-sonnet-4-5-20250929","display_name":"Sonnet 4.5"},"context_window":{"context_window_size":200000,"current_usage":{"input_tokens":500,"output_tokens":1,"cache_creation_input_tokens":1500,"cache_read_input_tokens":188000}}}`, id, tr)
+	e, _, _ := testEnv(t, []byte(payload), nil)
+	for i := range 6 {
+		e.Stdin = strings.NewReader(payload)
+		e.Run([]string{"statusline"})
+		if i == 0 {
+			continue
+		}
+	}
+	s, _ := e.State.LoadSession(id)
+	if s.Compactions != 3 || !s.TranscriptCounted {
+		t.Fatalf("count %d, counted %v; want 3, true", s.Compactions, s.TranscriptCounted)
+	}
+	ents, _ := os.ReadDir(filepath.Join(e.Paths.StateDir, "sessions", id))
+	for _, en := range ents {
+		if strings.HasPrefix(en.Name(), "epoch-") || (strings.HasPrefix(en.Name(), "marker-") && !strings.HasPrefix(en.Name(), "marker-0-")) {
+			t.Errorf("re-armed while catching up: %s", en.Name())
+		}
+	}
+	// Once caught up, a real compaction (the count grows) re-arms.
+	f, _ = os.OpenFile(tr, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(`{"type":"system","subtype":"compact_boundary","isSidechain":false,"compactMetadata":{"trigger":"auto","preTokens":170000,"postTokens":9000}}` + "\n")
+	f.Close()
+	e.Stdin = strings.NewReader(payload)
+	e.Run([]string{"statusline"})
+	if _, err := os.Stat(filepath.Join(e.Paths.StateDir, "sessions", id, "epoch-1.json")); err != nil {
+		t.Errorf("a compaction after catching up did not re-arm: %v", err)
+	}
+}
+
+// TestRearmOnWindowChange: switching from a 200k to a 1M model moves the tiers' levels, so the
+// tiers re-arm and the 1M dumb tier fires at 250k.
+func TestRearmOnWindowChange(t *testing.T) {
+	const id = "aaa8e696-ca66-4fcf-8fb3-651eb7e68c12"
+	render := func(e *Env, model string, window, tokens int64) {
+		e.Stdin = strings.NewReader(fmt.Sprintf(`{"session_id":%q,"model":{"id":%q,"display_name":"M"},"context_window":{"context_window_size":%d,"current_usage":{"input_tokens":%d,"output_tokens":1,"cache_creation_input_tokens":0,"cache_read_input_tokens":0}}}`, id, model, window, tokens))
+		e.Run([]string{"statusline"})
+	}
+	e, _, _ := testEnv(t, nil, nil)
+	render(e, "claude-sonnet-4-5", 200_000, 130_000)
+	render(e, "claude-opus-5-5", 1_000_000, 140_000)
+	render(e, "claude-opus-5-5", 1_000_000, 300_000)
+	ents, _ := os.ReadDir(filepath.Join(e.Paths.StateDir, "sessions", id))
+	var names []string
+	for _, en := range ents {
+		names = append(names, en.Name())
+	}
+	if !slices.Contains(names, "marker-1-dumb.json") {
+		t.Errorf("no dumb marker after the switch to 1M: %v", names)
 	}
 }

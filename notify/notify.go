@@ -213,10 +213,14 @@ type Input struct {
 	// Spawn; tests pass a recorder.
 	Spawn func(Notification) error
 	// PrevCompactions is the compaction count the registry held before this render, when
-	// PrevKnown: a change re-arms the tiers without reading a marker file (the statusline's
-	// common case). Without it Check compares with the count the newest marker recorded.
+	// PrevKnown: a change re-arms the tiers. Without it (no registry yet, or a count still
+	// catching up with a transcript seen for the first time) the count is not compared: a
+	// catch-up is not a compaction; falling tokens and PostCompact (Rearm) re-arm instead.
 	PrevCompactions int
 	PrevKnown       bool
+	// PrevWindow is the registry's window before this render (0 unknown): a different window
+	// (a switch between a 200k and a 1M model) re-arms, since the tiers' levels moved.
+	PrevWindow int64
 }
 
 // Result is what Check did.
@@ -251,12 +255,10 @@ func Check(dir state.Dir, in Input) (Result, error) {
 		reason := ""
 		if in.Known && s.Tokens < in.Levels.rearmBelow() {
 			reason = fmt.Sprintf("tokens %d below %d", s.Tokens, in.Levels.rearmBelow())
-		} else if in.PrevKnown {
-			if in.PrevCompactions != s.Compactions {
-				reason = fmt.Sprintf("compactions %d → %d", in.PrevCompactions, s.Compactions)
-			}
-		} else if c, ok := sc.compactions(sdir); ok && c != s.Compactions {
-			reason = fmt.Sprintf("compactions %d → %d", c, s.Compactions)
+		} else if in.PrevWindow != 0 && in.PrevWindow != s.Window {
+			reason = fmt.Sprintf("window %d → %d", in.PrevWindow, s.Window)
+		} else if in.PrevKnown && in.PrevCompactions != s.Compactions {
+			reason = fmt.Sprintf("compactions %d → %d", in.PrevCompactions, s.Compactions)
 		}
 		if reason != "" {
 			if res.Epoch, err = advance(sdir, sc.epoch, reason, in.Now); err != nil {
@@ -429,18 +431,6 @@ func epochTier(s string) (int, Tier, bool) {
 	e, err := strconv.Atoi(es)
 	t, tok := ParseTier(ts)
 	return e, t, err == nil && e >= 0 && tok
-}
-
-// compactions returns the compaction count recorded by a marker of the current epoch.
-func (sc scanned) compactions(sdir string) (int, bool) {
-	if len(sc.markers) == 0 {
-		return 0, false
-	}
-	m, err := readMarker(sdir, sc.epoch, sc.markers[len(sc.markers)-1])
-	if err != nil {
-		return 0, false
-	}
-	return m.Compactions, true
 }
 
 // maxMarker is the largest marker file read.

@@ -140,10 +140,16 @@ func session(tokens int64, compactions int) *state.Session {
 		Model: "Sonnet 4.5", ModelID: "claude-sonnet-4-5", Project: "/home/user/shop", Compactions: compactions}
 }
 
+// prevCount is the compaction count of each state dir's previous check, as the statusline's
+// registry keeps it.
+var prevCount = map[string]int{}
+
 func check(t *testing.T, d state.Dir, rec *recorder, tokens int64, compactions int) Result {
 	t.Helper()
+	prev, known := prevCount[d.Root]
+	prevCount[d.Root] = compactions
 	res, err := Check(d, Input{Session: session(tokens, compactions), Known: true, Levels: sonnet200k,
-		Policy: defaultPolicy(), Now: time.Now(), Spawn: rec.spawn})
+		Policy: defaultPolicy(), Now: time.Now(), Spawn: rec.spawn, PrevCompactions: prev, PrevKnown: known})
 	if err != nil {
 		t.Fatalf("Check(%d): %v", tokens, err)
 	}

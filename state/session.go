@@ -21,9 +21,12 @@ type Session struct {
 	Compactions      int       `json:"compactions"`
 	Transcript       string    `json:"transcript"`
 	TranscriptOffset int64     `json:"transcript_offset"`
-	Pane             string    `json:"tmux_pane,omitempty"`
-	TmuxSocket       string    `json:"tmux_socket,omitempty"`
-	RenderMicros     int64     `json:"render_us"`
+	// TranscriptCounted: the compaction count has caught up with the transcript (the last scan
+	// reached its end). Until then a growing count is a catch-up, not a new compaction.
+	TranscriptCounted bool   `json:"transcript_counted"`
+	Pane              string `json:"tmux_pane,omitempty"`
+	TmuxSocket        string `json:"tmux_socket,omitempty"`
+	RenderMicros      int64  `json:"render_us"`
 }
 
 // Same reports whether s and o hold the same facts, ignoring the update time and render time.

@@ -46,6 +46,8 @@ func (s *Session) appendJSON(b []byte) []byte {
 	num("compactions", int64(s.Compactions))
 	str("transcript", s.Transcript, false)
 	num("transcript_offset", s.TranscriptOffset)
+	b = append(b, ",\n  \"transcript_counted\": "...)
+	b = strconv.AppendBool(b, s.TranscriptCounted)
 	str("tmux_pane", s.Pane, true)
 	str("tmux_socket", s.TmuxSocket, true)
 	num("render_us", s.RenderMicros)
@@ -84,6 +86,11 @@ func (s *Session) decode(data []byte) error {
 			return sc.String("transcript", &s.Transcript)
 		case jsonscan.KeyIs(k, "transcript_offset"):
 			return sc.Int("transcript_offset", &s.TranscriptOffset)
+		case jsonscan.KeyIs(k, "transcript_counted"):
+			var v *bool
+			err := sc.BoolPtr("transcript_counted", &v)
+			s.TranscriptCounted = v != nil && *v
+			return err
 		case jsonscan.KeyIs(k, "tmux_pane"):
 			return sc.String("tmux_pane", &s.Pane)
 		case jsonscan.KeyIs(k, "tmux_socket"):

@@ -9,23 +9,24 @@ import (
 
 // sessionRef mirrors Session's JSON shape for encoding/json, the reference for the hand codec.
 type sessionRef struct {
-	ID               string    `json:"session_id"`
-	Updated          time.Time `json:"updated"`
-	Tokens           int64     `json:"tokens"`
-	Window           int64     `json:"window"`
-	AutoCompact      int64     `json:"auto_compact"`
-	Zone             string    `json:"zone"`
-	Model            string    `json:"model"`
-	ModelID          string    `json:"model_id"`
-	Cwd              string    `json:"cwd"`
-	Project          string    `json:"project"`
-	Version          string    `json:"claude_version"`
-	Compactions      int       `json:"compactions"`
-	Transcript       string    `json:"transcript"`
-	TranscriptOffset int64     `json:"transcript_offset"`
-	Pane             string    `json:"tmux_pane,omitempty"`
-	TmuxSocket       string    `json:"tmux_socket,omitempty"`
-	RenderMicros     int64     `json:"render_us"`
+	ID                string    `json:"session_id"`
+	Updated           time.Time `json:"updated"`
+	Tokens            int64     `json:"tokens"`
+	Window            int64     `json:"window"`
+	AutoCompact       int64     `json:"auto_compact"`
+	Zone              string    `json:"zone"`
+	Model             string    `json:"model"`
+	ModelID           string    `json:"model_id"`
+	Cwd               string    `json:"cwd"`
+	Project           string    `json:"project"`
+	Version           string    `json:"claude_version"`
+	Compactions       int       `json:"compactions"`
+	Transcript        string    `json:"transcript"`
+	TranscriptOffset  int64     `json:"transcript_offset"`
+	TranscriptCounted bool      `json:"transcript_counted"`
+	Pane              string    `json:"tmux_pane,omitempty"`
+	TmuxSocket        string    `json:"tmux_socket,omitempty"`
+	RenderMicros      int64     `json:"render_us"`
 }
 
 func TestSessionCodecMatchesEncodingJSON(t *testing.T) {
@@ -35,7 +36,7 @@ func TestSessionCodecMatchesEncodingJSON(t *testing.T) {
 	in := Session{ID: "aaa8e696-ca66-4fcf-8fb3-651eb7e68c12", Updated: time.Date(2026, 11, 29, 22, 12, 49, 5e8, time.UTC),
 		Tokens: 142000, Window: 200000, AutoCompact: 167000, Zone: "dumb", Model: "Opus \"5.5\"", ModelID: "claude-opus-5-5",
 		Cwd: "/home/u/é\n", Project: "/home/u/p", Version: "2.1.332", Compactions: 3, Transcript: "/t.jsonl",
-		TranscriptOffset: 1 << 40, Pane: "%3", TmuxSocket: "/tmp/tmux-0/default", RenderMicros: 812}
+		TranscriptOffset: 1 << 40, TranscriptCounted: true, Pane: "%3", TmuxSocket: "/tmp/tmux-0/default", RenderMicros: 812}
 	data := in.appendJSON(nil)
 	var ref sessionRef
 	if err := json.Unmarshal(data, &ref); err != nil {
