@@ -120,7 +120,14 @@ func Skip(prompt string) bool {
 	if p == "/compact" || strings.HasPrefix(p, "/compact ") || strings.HasPrefix(p, "/compact-prep") {
 		return true
 	}
-	return strings.Contains(p, "checkpoint") || strings.Contains(p, "compact-prep")
+	// A prompt that asks for the checkpoint in words: narrow phrases only, so a prompt that
+	// merely mentions a checkpoint (a parser, a test) does not use up the nudge.
+	for _, phrase := range []string{"compact-prep", "zoneline checkpoint", "write a checkpoint", "write the checkpoint", "checkpoint before compact"} {
+		if strings.Contains(p, phrase) {
+			return true
+		}
+	}
+	return false
 }
 
 // Tokens formats a token count for people: 950, 12k, 152k, 1.2M.
