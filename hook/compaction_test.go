@@ -3,6 +3,7 @@ package hook
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -219,7 +220,11 @@ func TestRestoreByUserPrompt(t *testing.T) {
 	if ctx := additionalContext(t, f.run("hook-auto-SessionStart-compact-01.json")); !strings.Contains(ctx, RestoreHeading+" #2") {
 		t.Errorf("second compaction's restore: %q", ctx)
 	}
-	f.run("hook-auto-PostCompact-*.json")
+	second := map[string]any{}
+	json.Unmarshal(f.payload("hook-auto-PostCompact-*.json"), &second)
+	second["compact_summary"] = "a different summary for the second compaction"
+	data, _ := json.Marshal(second)
+	Run(f.c, data, nil, io.Discard)
 	if got := pendingRestore(f.c, h); got != "" {
 		t.Error("second compaction delivered twice")
 	}
@@ -387,5 +392,29 @@ func TestSnapshotRetention(t *testing.T) {
 	}
 	if !strings.Contains(files[2], base.Add(4*time.Second).UTC().Format("20060102T150405")) {
 		t.Errorf("newest snapshot %s is not the last one written", files[2])
+	}
+}
+
+// TestTwinEntries: with the plugin's hooks and settings.json's both registered, every event runs
+// twice: the restore is delivered once and the compaction counted once.
+func TestTwinEntries(t *testing.T) {
+	f := newFixture(t, "manual-compact-opus-1m")
+	f.payload("hook-manual-PreCompact-*.json")
+	f.writeCheckpoint(goodCheckpoint(t, f.session))
+	f.run("hook-manual-PreCompact-*.json")
+	f.run("hook-manual-PreCompact-*.json")
+	restores := 0
+	for range 2 {
+		if strings.Contains(additionalContext(t, f.run("hook-manual-SessionStart-compact-01.json")), RestoreHeading) {
+			restores++
+		}
+	}
+	f.run("hook-manual-PostCompact-*.json")
+	f.run("hook-manual-PostCompact-*.json")
+	if restores != 1 {
+		t.Errorf("restore delivered %d times, want once", restores)
+	}
+	if cs := f.compactions(); cs.Count != 1 || cs.Delivered != 1 || cs.Pending != 0 {
+		t.Errorf("compactions = %+v, want one compaction, delivered", cs)
 	}
 }

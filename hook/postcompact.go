@@ -1,6 +1,7 @@
 package hook
 
 import (
+	"time"
 	"unicode/utf8"
 
 	"github.com/zoneline/zoneline/notify"
@@ -22,6 +23,10 @@ func postCompact(c *Context, h *payload.Hook) (Output, error) {
 		return Output{}, state.ErrBadSession
 	}
 	_, err := updateCompactions(c.State, h.SessionID, func(cs *compactions) bool {
+		// Registered twice (the plugin's hooks and settings.json's both run): counted once.
+		if cs.isTwin(h, c.now()) {
+			return false
+		}
 		cs.Count++
 		n := cs.Count
 		rec := compactionRecord{N: n, Time: c.now().UTC(), Trigger: h.Trigger,
@@ -40,4 +45,20 @@ func postCompact(c *Context, h *payload.Hook) (Output, error) {
 		c.State.Log("hook", "PostCompact: re-arming the warnings: %v", rerr)
 	}
 	return Output{}, err
+}
+
+// twinWindow is how close in time two PostCompacts of one compaction run (they run together).
+const twinWindow = time.Minute
+
+// isTwin reports whether h is a second PostCompact for the compaction last recorded: the same
+// prompt_id, the same summary length, moments apart. (Two real compactions in one long turn
+// share a prompt_id, but not their summary, nor the minute.)
+func (cs *compactions) isTwin(h *payload.Hook, now time.Time) bool {
+	last := len(cs.Records) - 1
+	if h.PromptID == "" || last < 0 {
+		return false
+	}
+	r := cs.Records[last]
+	d := now.Sub(r.Time)
+	return r.PromptID == h.PromptID && r.SummaryChars == utf8.RuneCountInString(h.CompactSummary) && d >= -twinWindow && d <= twinWindow
 }

@@ -19,14 +19,25 @@ func sessionStart(c *Context, h *payload.Hook) (Output, error) {
 		return Output{}, nil
 	}
 	var n int
+	twin := false
 	_, err := updateCompactions(c.State, h.SessionID, func(cs *compactions) bool {
 		n = cs.Count + 1
+		// Registered twice (the plugin's hooks and settings.json's both run): the first of the
+		// two delivers, the twin prints nothing.
+		if h.PromptID != "" && cs.DeliveredPrompt == h.PromptID && cs.Delivered == n {
+			twin = true
+			return false
+		}
 		cs.Delivered, cs.DeliveredPrompt = n, h.PromptID
 		if cs.Pending != 0 && cs.Pending <= n {
 			cs.Pending = 0
 		}
 		return true
 	})
+	if twin {
+		c.State.Log("hook", "SessionStart: restore for compaction %d already delivered by a twin entry", n)
+		return Output{}, nil
+	}
 	if err != nil {
 		// deliver anyway: a duplicate from UserPromptSubmit is better than no restore
 		c.State.Log("hook", "SessionStart: recording the restore: %v", err)
