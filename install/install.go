@@ -149,8 +149,8 @@ func CommandLine(bin, sub, goos string) string {
 }
 
 // IsOurs reports whether command runs zoneline's sub: its program (after any VAR=value
-// prefixes or PowerShell's call operator) has the base name zoneline or zoneline.exe, and its
-// first argument is sub.
+// prefixes or PowerShell's call operator) has the base name zoneline or zoneline.exe, its first
+// argument is sub, and nothing but flags follows.
 func IsOurs(command, sub string) bool {
 	w := words(command)
 	for len(w) > 0 && (w[0] == "&" || isAssignment(w[0])) {
@@ -158,6 +158,13 @@ func IsOurs(command, sub string) bool {
 	}
 	if len(w) < 2 || w[1] != sub {
 		return false
+	}
+	// Only flags may follow: "zoneline statusline | head -1 && other" is the user's own
+	// composite command, not ours to replace or remove.
+	for _, x := range w[2:] {
+		if !strings.HasPrefix(x, "-") {
+			return false
+		}
 	}
 	base := w[0][strings.LastIndexAny(w[0], `/\`)+1:]
 	if len(base) > 4 && strings.EqualFold(base[len(base)-4:], ".exe") {

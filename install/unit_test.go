@@ -30,6 +30,9 @@ func TestIsOurs(t *testing.T) {
 		{"zoneline", "hook", false},
 		{"", "hook", false},
 		{"/path/zoneline/hook.sh hook", "hook", false},
+		{"zoneline statusline | head -1 && ccusage statusline", "statusline", false},
+		{"zoneline hook; other-tool", "hook", false},
+		{"zoneline statusline -x", "statusline", true},
 	}
 	for _, tt := range tests {
 		if got := IsOurs(tt.cmd, tt.sub); got != tt.want {
