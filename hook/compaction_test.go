@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/zoneline/zoneline/checkpoint"
 	"github.com/zoneline/zoneline/config"
@@ -416,5 +417,21 @@ func TestTwinEntries(t *testing.T) {
 	}
 	if cs := f.compactions(); cs.Count != 1 || cs.Delivered != 1 || cs.Pending != 0 {
 		t.Errorf("compactions = %+v, want one compaction, delivered", cs)
+	}
+}
+
+// TestRestoreUnderPreviewLimit: with the largest budget the config allows and a checkpoint that
+// fills it, the whole restore stays under Claude Code's 10,000-character preview limit.
+func TestRestoreUnderPreviewLimit(t *testing.T) {
+	f := newFixture(t, "manual-compact-opus-1m")
+	f.payload("hook-manual-PreCompact-*.json")
+	f.c.Config.Checkpoint.Budget = 9000
+	ck := goodCheckpoint(t, f.session)
+	ck += "\n## Pointers\n" + strings.Repeat("- docs/notes.md line of pointers that goes on\n", (8990-len(ck))/47)
+	f.writeCheckpoint(ck)
+	f.run("hook-manual-PreCompact-*.json")
+	got := additionalContext(t, f.run("hook-manual-SessionStart-compact-01.json"))
+	if n := utf8.RuneCountInString(got); n >= 10_000 || !strings.Contains(got, RestoreHeading) {
+		t.Fatalf("restore of %d characters (want < 10,000)", n)
 	}
 }

@@ -160,14 +160,22 @@ func buildRestore(c *Context, id string, n int, trigger string, at time.Time) st
 	case at.Sub(snap.Time) > stale:
 		fmt.Fprintf(&b, "\nSTALE SNAPSHOT: the newest snapshot, %s, was taken %s before this compaction (the limit is %d minutes); it is not this compaction's.\n",
 			snapPath, at.Sub(snap.Time).Round(time.Minute), cfg.Checkpoint.StaleMinutes)
+	case usable && room < minSummary:
+		// The checkpoint used the room: the path only, so the whole stays under Claude Code's
+		// 10,000-character preview limit.
+		fmt.Fprintf(&b, "\nSnapshot (mechanical, taken at PreCompact): %s\n", snapPath)
 	case usable:
 		fmt.Fprintf(&b, "\nSnapshot (mechanical, taken at PreCompact): %s\n%s\n", snapPath, snap.Summary(min(snapshotSummary, room)))
 	default:
+		room = max(room, minSummary) // no checkpoint: the room is the whole budget
 		fmt.Fprintf(&b, "No /compact-prep checkpoint was written for this compaction.\nSNAPSHOT SUMMARY (mechanical facts recorded at PreCompact, not a checkpoint: no decisions, no rules): %s\n%s\n\n%s\n",
 			snapPath, snap.Summary(min(fallbackSummary, room)), fallbackInstructions)
 	}
 	return strings.TrimRight(b.String(), "\n")
 }
+
+// minSummary is the least room worth a snapshot summary (a line or two).
+const minSummary = 200
 
 // fitLines returns the longest prefix of text made of whole lines with at most budget
 // characters, and whether it cut anything.
