@@ -431,6 +431,7 @@ func TestRestoreUnderPreviewLimit(t *testing.T) {
 	f.writeCheckpoint(ck)
 	f.run("hook-manual-PreCompact-*.json")
 	got := additionalContext(t, f.run("hook-manual-SessionStart-compact-01.json"))
+	t.Logf("checkpoint %d, restore %d characters", len(ck), utf8.RuneCountInString(got))
 	if n := utf8.RuneCountInString(got); n >= 10_000 || !strings.Contains(got, RestoreHeading) {
 		t.Fatalf("restore of %d characters (want < 10,000)", n)
 	}
