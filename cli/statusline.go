@@ -158,6 +158,12 @@ func (e *Env) render(data []byte, readErr error, cfg *config.Config, cfgErr erro
 	}
 	r.view = v
 	r.line = statusline.Render(v, opts)
+	if strings.TrimSpace(r.line) == "" {
+		// A layout with nothing to show (say only "model", before the model is known) must not
+		// blank the line: the zone instead.
+		opts.Lines = [][]string{{"zone", "problems"}}
+		r.line = statusline.Render(v, opts)
+	}
 	return r
 }
 

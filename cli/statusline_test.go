@@ -332,3 +332,15 @@ func TestRearmOnWindowChange(t *testing.T) {
 		t.Errorf("no dumb marker after the switch to 1M: %v", names)
 	}
 }
+
+// TestStatuslineNeverBlank: a layout that shows nothing falls back to the zone.
+func TestStatuslineNeverBlank(t *testing.T) {
+	for _, layout := range []string{`[["model"]]`, `[["dir"], ["branch"]]`} {
+		e, out, _ := testEnv(t, []byte(`{"session_id":"x"}`), map[string]string{"NO_COLOR": "1"})
+		os.WriteFile(e.Paths.Config, []byte("[statusline]\nlines = "+layout+"\n"), 0o600)
+		e.Run([]string{"statusline"})
+		if strings.TrimSpace(out.String()) != "○ --" {
+			t.Errorf("layout %s: %q, want the zone", layout, out.String())
+		}
+	}
+}

@@ -278,7 +278,10 @@ func (c *Config) validate(name string, data []byte) Errors {
 	if len(c.Statusline.Lines) == 0 {
 		bad("lines", "lines: at least one line of segments")
 	}
-	for _, line := range c.Statusline.Lines {
+	for i, line := range c.Statusline.Lines {
+		if len(line) == 0 {
+			bad("lines", "lines: line %d has no segments", i+1)
+		}
 		for _, s := range line {
 			if !slices.Contains(Segments, s) {
 				bad("lines", "unknown segment %q: want one of %s", s, strings.Join(Segments, ", "))

@@ -54,6 +54,11 @@ func Render(v View, o Options) string {
 	if lines == nil {
 		lines = DefaultLines
 	}
+	if len(v.Problems) > 0 && !hasSegment(lines, "problems") {
+		// Problems are never hidden: a layout without the segment gets it on its first line.
+		first := append(append([]string(nil), lines[0]...), "problems")
+		lines = append([][]string{first}, lines[1:]...)
+	}
 	r := &st.r
 	*r = renderer{c: c, sep: sep, sgr: sgrTable(o.Profile), width: o.Width}
 	r.b.Grow(512) // a coloured default line with a problem is ~400 bytes
@@ -75,6 +80,17 @@ func Render(v View, o Options) string {
 		r.emit(l, limit)
 	}
 	return r.b.String()
+}
+
+func hasSegment(lines [][]string, name string) bool {
+	for _, l := range lines {
+		for _, n := range l {
+			if n == name {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // renderState is the working memory of one Render.

@@ -212,3 +212,11 @@ func TestASCIIGlyphsHaveNoNonASCII(t *testing.T) {
 		}
 	}
 }
+
+// TestProblemsNeverHidden: problems are shown even when the layout leaves their segment out.
+func TestProblemsNeverHidden(t *testing.T) {
+	got := Render(View{Model: "Opus 5.5", Problems: []string{"p1"}}, Options{Profile: termenv.Ascii, Lines: [][]string{{"model"}}})
+	if got != "Opus 5.5 · ⚠ p1" {
+		t.Errorf("problems left out of the layout: %q", got)
+	}
+}
