@@ -96,6 +96,10 @@ func (e *Env) install(o installOptions, uninstall bool) int {
 		fmt.Fprintln(e.Stderr, err)
 		return exitFail
 	}
+	if uninstall && o.project && o.purge {
+		fmt.Fprintln(e.Stderr, "zoneline: -purge removes the user's config and state, which the user-level install still uses; run 'zoneline uninstall -project' here, and 'zoneline uninstall -purge' once for the user")
+		return exitUsage
+	}
 	bin, err := executable()
 	if err != nil {
 		fmt.Fprintln(e.Stderr, err)
