@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -85,7 +86,7 @@ func (e *Env) doctor(o doctorOptions) []doctor.Result {
 		}
 	}
 	window = zones.Window(window, modelID, cfg.Window)
-	rs = append(rs, doctor.AutoCompact(zones.AutoCompact(e.compactInput(cfg, window)), window))
+	rs = append(rs, doctor.AutoCompact(zones.AutoCompact(e.compactInput(cfg, window, projectDirOf(e))), window))
 	rs = append(rs, doctor.Log(e.State.LogPath(), e.Now()))
 	return rs
 }
@@ -123,4 +124,10 @@ func lookPath(name, path string) (string, error) {
 		}
 	}
 	return "", exec.ErrNotFound
+}
+
+// projectDirOf returns the working directory, whose .claude settings also count for doctor.
+func projectDirOf(e *Env) string {
+	wd, _ := os.Getwd()
+	return wd
 }

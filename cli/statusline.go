@@ -1,9 +1,9 @@
 package cli
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/zoneline/zoneline/internal/jsonscan"
 	"io"
 	"os"
 	"path/filepath"
@@ -93,7 +93,7 @@ func (e *Env) render(data []byte, readErr error, cfg *config.Config, cfgErr erro
 	v.Window = zones.Window(size, modelID, cfg.Window)
 	thresholds, rule := zones.Resolve(cfg.Rules(), modelID, v.Window)
 	v.Thresholds = thresholds
-	v.Compact = zones.AutoCompact(e.compactInput(cfg, v.Window))
+	v.Compact = zones.AutoCompact(e.compactInput(cfg, v.Window, p.Dir()))
 
 	// Tokens: the payload's current usage, else the transcript's tail.
 	tokens, known := p.Tokens()
@@ -215,7 +215,7 @@ func (e *Env) countCompactions(s *state.Session, path string) {
 }
 
 // compactInput gathers what decides the auto-compact point: env, Claude Code's settings, config.
-func (e *Env) compactInput(cfg *config.Config, window int64) zones.CompactInput {
+func (e *Env) compactInput(cfg *config.Config, window int64, projectDir string) zones.CompactInput {
 	in := zones.CompactInput{
 		Window:         window,
 		MaxOutput:      cfg.AutoCompact.MaxOutput,
@@ -228,27 +228,55 @@ func (e *Env) compactInput(cfg *config.Config, window int64) zones.CompactInput 
 	if cfg.AutoCompact.Enabled != nil && !*cfg.AutoCompact.Enabled {
 		in.OverrideOff = true
 	}
-	in.SettingsOn, in.SettingsWindow = claudeSettings(filepath.Join(e.Paths.ClaudeDir, "settings.json"))
+	for _, f := range settingsFiles(e.Paths.ClaudeDir, projectDir) {
+		if on, window, set := claudeSettings(f); set {
+			if on != nil {
+				in.SettingsOn = on
+			}
+			if window != 0 {
+				in.SettingsWindow = window
+			}
+		}
+	}
 	return in
 }
 
-// claudeSettings reads autoCompactEnabled and autoCompactWindow from Claude Code's settings.
-func claudeSettings(path string) (enabled *bool, window int64) {
+// claudeSettings reads autoCompactEnabled and autoCompactWindow from one of Claude Code's
+// settings files (jsonscan: no encoding/json on the hot path). set reports whether the file
+// sets them.
+func claudeSettings(path string) (enabled *bool, window int64, set bool) {
 	data, err := state.ReadFile(path, 1<<20)
 	if err != nil {
-		return nil, 0
+		return nil, 0, false
 	}
-	var s struct {
-		AutoCompactEnabled *bool           `json:"autoCompactEnabled"`
-		AutoCompactWindow  json.RawMessage `json:"autoCompactWindow"`
+	err = jsonscan.Decode(data, func(s *jsonscan.Scanner, k []byte) error {
+		switch {
+		case jsonscan.KeyIs(k, "autoCompactEnabled"):
+			set = true
+			return s.BoolPtr("autoCompactEnabled", &enabled)
+		case jsonscan.KeyIs(k, "autoCompactWindow"):
+			raw, err := s.Raw()
+			if n, perr := strconv.ParseInt(string(raw), 10, 64); perr == nil {
+				window, set = n, true
+			}
+			return err
+		}
+		return s.Skip()
+	})
+	if err != nil && !errors.As(err, new(*jsonscan.TypeError)) {
+		return nil, 0, false
 	}
-	if json.Unmarshal(data, &s) != nil {
-		return nil, 0
+	return enabled, window, set
+}
+
+// settingsFiles are Claude Code's settings that can turn auto-compact off or move it, lowest
+// precedence first: the user's, the project's, the project's local ones.
+func settingsFiles(claudeDir, projectDir string) []string {
+	files := []string{filepath.Join(claudeDir, "settings.json")}
+	if projectDir != "" {
+		files = append(files, filepath.Join(projectDir, ".claude", "settings.json"), filepath.Join(projectDir, ".claude", "settings.local.json"))
 	}
-	if n, err := strconv.ParseInt(string(s.AutoCompactWindow), 10, 64); err == nil {
-		window = n
-	}
-	return s.AutoCompactEnabled, window
+	return files
 }
 
 // columns returns the width available to the line: COLUMNS minus Claude Code's indent.

@@ -92,7 +92,7 @@ func runTune(e *Env, args []string) int {
 		Lead:    o.Lead,
 		Workers: o.Workers,
 		Compact: func(model string, window int64) zones.Compact {
-			return zones.AutoCompact(e.compactInput(cfg, window))
+			return zones.AutoCompact(e.compactInput(cfg, window, ""))
 		},
 		Windows:  e.registryWindows(),
 		Progress: bar.update,
