@@ -3,6 +3,7 @@ package hook
 import (
 	"context"
 	"fmt"
+	"github.com/zoneline/zoneline/notify"
 	"os"
 	"path/filepath"
 	"time"
@@ -19,7 +20,8 @@ var _ = register("PreCompact", preCompact)
 // the hook's Deadline.
 const snapshotTimeout = 2500 * time.Millisecond
 
-// HoldReason is the reason a held auto-compaction shows (on screen, and to the model).
+// HoldReason is the block reason of a held auto-compaction. Claude Code 2.1.332 writes it to its
+// debug log only (it shows hook block reasons for a manual /compact), hence the notification.
 const HoldReason = "zoneline: auto-compaction held once: no /compact-prep checkpoint newer than the context warning exists. " +
 	"Run /compact-prep first (it writes the checkpoint that survives compaction), then /compact; the next compaction will not be held."
 
@@ -83,6 +85,17 @@ func hold(c *Context, h *payload.Hook, hasCk bool, ckMod time.Time) (Output, boo
 		return Output{}, false
 	}
 	c.State.Log("hook", "PreCompact: held auto-compaction of session %s once (checkpoint %v, marker %v)", h.SessionID, hasCk, hasMarker)
+	// Claude Code 2.1.332 shows a hook's block reason for a manual /compact only: for an
+	// auto-compaction it goes to the debug log (e2e TestCompactionHoldOnce). So the person is
+	// told on the desktop too (and the status line shows "⚑ /compact-prep").
+	if cfg := c.cfg(); cfg.Notify.Enabled && c.Getenv != nil {
+		n := notify.Notification{Title: "zoneline: auto-compaction held once · " + filepath.Base(h.Cwd),
+			Body:    "No checkpoint yet: run /compact-prep now, then /compact. The next auto-compaction will not be held.",
+			AppName: cfg.Notify.AppName, Urgency: "critical"}
+		if err := (notify.Spawner{Getenv: c.Getenv, StateDir: c.State.Root}).Spawn(n); err != nil {
+			c.State.Log("hook", "PreCompact: hold notification: %v", err)
+		}
+	}
 	return Output{JSON: map[string]any{"decision": "block", "reason": HoldReason}}, true
 }
 
