@@ -53,16 +53,33 @@ func pendingRestore(c *Context, h *payload.Hook) string {
 	if !restorePending(c.State, h.SessionID) {
 		return ""
 	}
+	// Build the text first, then claim the delivery under the lock: a deadline between a claim
+	// and the print would lose the restore.
+	text := func(cs *compactions) (string, int) {
+		n := cs.Pending
+		var rec compactionRecord
+		if r := cs.record(n); r != nil {
+			rec = *r
+		}
+		at := rec.Time
+		if at.IsZero() {
+			at = c.now()
+		}
+		return buildRestore(c, h.SessionID, n, rec.Trigger, at), n
+	}
+	cs0, err := loadCompactions(c.State, h.SessionID)
+	if err != nil || cs0.Pending == 0 || cs0.Delivered >= cs0.Pending {
+		return ""
+	}
+	restore, built := text(cs0)
 	var n int
-	var rec compactionRecord
-	_, err := updateCompactions(c.State, h.SessionID, func(cs *compactions) bool {
+	_, err = updateCompactions(c.State, h.SessionID, func(cs *compactions) bool {
 		if cs.Pending == 0 || cs.Delivered >= cs.Pending {
 			return false
 		}
 		n = cs.Pending
 		if r := cs.record(n); r != nil {
 			r.Restore = "user_prompt"
-			rec = *r
 		}
 		cs.Delivered, cs.Pending = n, 0
 		return true
@@ -73,11 +90,15 @@ func pendingRestore(c *Context, h *payload.Hook) string {
 		}
 		return ""
 	}
-	at := rec.Time
-	if at.IsZero() {
-		at = c.now()
+	if n != built { // another compaction was recorded in between
+		cs1, _ := loadCompactions(c.State, h.SessionID)
+		if cs1 == nil {
+			cs1 = &compactions{}
+		}
+		cs1.Pending = n
+		restore, _ = text(cs1)
 	}
-	return buildRestore(c, h.SessionID, n, rec.Trigger, at)
+	return restore
 }
 
 // now returns the handler's clock.

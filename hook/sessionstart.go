@@ -18,6 +18,14 @@ func sessionStart(c *Context, h *payload.Hook) (Output, error) {
 	if h.Source != "compact" || !state.ValidSessionID(h.SessionID) {
 		return Output{}, nil
 	}
+	// Build the text before recording the delivery, so a deadline cannot fall between the
+	// record and the print (which would lose the restore: PostCompact would see it delivered).
+	built := 0
+	text := ""
+	if cs, err := loadCompactions(c.State, h.SessionID); err == nil {
+		built = cs.Count + 1
+		text = buildRestore(c, h.SessionID, built, "", c.now())
+	}
 	var n int
 	twin := false
 	_, err := updateCompactions(c.State, h.SessionID, func(cs *compactions) bool {
@@ -45,7 +53,9 @@ func sessionStart(c *Context, h *payload.Hook) (Output, error) {
 			n = cs.Count + 1
 		}
 	}
-	text := buildRestore(c, h.SessionID, n, "", c.now())
+	if n != built { // the state moved between the read and the update (or could not be read)
+		text = buildRestore(c, h.SessionID, n, "", c.now())
+	}
 	if text == "" {
 		return Output{}, nil
 	}
