@@ -1,6 +1,7 @@
 package notify
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -62,13 +63,16 @@ func TakeNudge(dir state.Dir, sessionID string) (*Marker, error) {
 		return nil, err
 	}
 	var best *Marker
+	var firstErr error
 	for _, t := range sc.markers { // highest first
 		if sc.delivered[t] {
 			continue
 		}
 		m, err := readMarker(sdir, sc.epoch, t)
 		if err != nil {
-			return best, err
+			// A damaged marker loses only itself: the other tiers are still delivered.
+			firstErr = cmp.Or(firstErr, err)
+			continue
 		}
 		if !m.Nudge {
 			continue
@@ -81,7 +85,7 @@ func TakeNudge(dir state.Dir, sessionID string) (*Marker, error) {
 			best = m
 		}
 	}
-	return best, nil
+	return best, firstErr
 }
 
 // Text renders a nudge from its marker: tmpl ("" = DefaultNudge) with its placeholders filled,
