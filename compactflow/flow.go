@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"regexp"
 	"strings"
 	"sync"
@@ -42,10 +43,11 @@ const (
 // DefaultInstructions is the preserve-instructions text sent with /compact.
 const DefaultInstructions = "Preserve verbatim: the zoneline checkpoint (goal, decisions, rules, external state, next action); exact ids, paths and commands."
 
-// busyRE matches a Claude Code screen that is working: mid-turn or compacting.
+// busyRE matches a Claude Code screen that is working (mid-turn, compacting) or waiting on a
+// dialog (a permission prompt: an Enter there would approve a tool call).
 // (Compiled on first use: zoneline is one binary, and its statusline must not pay for it.)
 var busyRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)esc to interrupt|Compacting conversation`)
+	return regexp.MustCompile(`(?i)esc to interrupt|Compacting conversation|Do you want to|❯ *1\.|esc to cancel`)
 })
 
 // blockedRE matches a compaction refused by a PreCompact hook.
@@ -108,6 +110,28 @@ type Flow struct {
 
 	Now func() time.Time
 	Log io.Writer // progress, one line per step; nil = none
+
+	pre fileState // the checkpoint before /compact-prep was sent: it must change
+}
+
+// fileState identifies a version of a file: a checkpoint written within the same second as the
+// flow's start, before it, must not pass for the new one.
+type fileState struct {
+	exists bool
+	mod    time.Time
+	size   int64
+}
+
+func (f *Flow) ckFile() fileState {
+	path, err := checkpoint.Path(f.State, f.Session)
+	if err != nil {
+		return fileState{}
+	}
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return fileState{}
+	}
+	return fileState{exists: true, mod: fi.ModTime(), size: fi.Size()}
 }
 
 func (f *Flow) defaults() {
@@ -200,6 +224,7 @@ func (f *Flow) Run(ctx context.Context) error {
 
 	// 1-2. checkpoint.
 	start := f.Now()
+	f.pre = f.ckFile()
 	if err := f.send(1, StepSendPrep, f.Prep); err != nil {
 		return err
 	}
@@ -323,7 +348,7 @@ func (f *Flow) ckStatus(start time.Time) (ok bool, why string) {
 	if err != nil {
 		return false, err.Error()
 	}
-	if mod.Before(start.Truncate(time.Second)) {
+	if now := f.ckFile(); f.pre.exists && now == f.pre || mod.Before(start.Truncate(time.Second)) {
 		return false, fmt.Sprintf("the checkpoint %s was last written %s, before the flow started (%s)", path, mod.Format(time.RFC3339), start.Format(time.RFC3339))
 	}
 	ps := checkpoint.Verify(checkpoint.Parse(text), checkpoint.VerifyOptions{Budget: f.Budget, Session: f.Session})

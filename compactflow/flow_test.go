@@ -443,3 +443,15 @@ func TestLockRace(t *testing.T) {
 		t.Fatalf("%d flows got the lock, want 1", won)
 	}
 }
+
+// TestBusyDialog: a permission dialog counts as busy, so no keys are sent into it (an Enter
+// would approve the tool call).
+func TestBusyDialog(t *testing.T) {
+	dialog := "Bash command\n  rm -rf build\nDo you want to proceed?\n❯ 1. Yes\n  2. No, and tell Claude what to do differently (esc)\n"
+	if !Busy(dialog) {
+		t.Error("a permission dialog is not busy")
+	}
+	if Busy("● Mock reply #3. OK.\n\n╭────╮\n│ >  │\n╰────╯\n") {
+		t.Error("an idle prompt is busy")
+	}
+}
