@@ -125,6 +125,10 @@ func (e *Env) resolveSession(o compactFlowOptions) (sessions.Entry, error) {
 		if s.Pane == "" {
 			return s, fmt.Errorf("zoneline: session %s recorded no tmux pane: compact-flow needs a session running inside tmux (TMUX_PANE)", id)
 		}
+		if now.Sub(s.Updated) > sessions.DefaultSince {
+			// tmux reuses pane ids: a stale session's pane may now run something else.
+			return s, fmt.Errorf("zoneline: session %s was last seen %s ago: its pane %s may now run something else; run it on a live session (zoneline sessions)", id, now.Sub(s.Updated).Round(time.Minute), s.Pane)
+		}
 		return s, nil
 	}
 	live, err := sessions.List(e.State, sessions.Options{Now: now})
