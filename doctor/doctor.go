@@ -11,6 +11,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"sort"
@@ -129,7 +130,12 @@ func Settings(path, self string) []Result {
 		case found:
 			out = append(out, entryResult(name, cmd, self))
 		case plugin != "":
-			out = append(out, Result{Name: name, Status: OK, Detail: "from the plugin " + plugin})
+			// The plugin's hooks run "zoneline hook" through PATH.
+			if _, err := exec.LookPath("zoneline"); err != nil {
+				out = append(out, Result{Name: name, Status: Fail, Detail: "from the plugin " + plugin + ", but zoneline is not on PATH", Fix: "put zoneline on PATH (./install.sh --no-register installs it to ~/.local/bin)"})
+			} else {
+				out = append(out, Result{Name: name, Status: OK, Detail: "from the plugin " + plugin})
+			}
 		default:
 			out = append(out, Result{Name: name, Status: Fail, Detail: "not registered in " + path, Fix: "run: zoneline install"})
 		}
@@ -144,6 +150,9 @@ func entryResult(name, cmd, self string) Result {
 	switch {
 	case !filepath.IsAbs(bin) && !strings.Contains(bin, "/"):
 		r.Status = OK // found through PATH, as the plugin's hooks are
+		if _, err := exec.LookPath(bin); err != nil {
+			r.Status, r.Fix = Fail, bin+" is not on PATH: Claude Code will not find it"
+		}
 	case !isExecutable(bin):
 		r.Status, r.Fix = Fail, bin+" does not exist: run zoneline install again from the binary you use"
 	case !sameFile(bin, self):

@@ -28,6 +28,7 @@ func TestSettings(t *testing.T) {
 	dir := t.TempDir()
 	self := exe(t, dir, "bin/zoneline")
 	other := exe(t, dir, "other/zoneline")
+	t.Setenv("PATH", filepath.Dir(self)) // the plugin's hooks find zoneline through PATH
 	installed := func(bin string) string {
 		p := filepath.Join(t.TempDir(), "settings.json")
 		if _, err := install.Install(install.Options{Settings: p, ClaudeDir: filepath.Dir(p), Bin: bin, GOOS: "linux"}); err != nil {
@@ -51,12 +52,19 @@ func TestSettings(t *testing.T) {
 		{"plugin hooks", `{"statusLine": {"type": "command", "command": "` + self + ` statusline"}, "enabledPlugins": {"zoneline@zoneline": true}}`,
 			map[string]Status{"statusLine": OK, "hook PreCompact": OK}},
 		{"hooks disabled", `{"disableAllHooks": true}`, map[string]Status{"settings": Fail}},
+		{"plugin hooks, zoneline not on PATH", "PATHLESS" + `{"enabledPlugins": {"zoneline@zoneline": true}}`,
+			map[string]Status{"hook PreCompact": Fail}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := filepath.Join(t.TempDir(), "settings.json")
-			if tt.settings != "" {
-				os.WriteFile(p, []byte(tt.settings), 0o644)
+			settings := tt.settings
+			if rest, ok := strings.CutPrefix(settings, "PATHLESS"); ok {
+				t.Setenv("PATH", t.TempDir())
+				settings = rest
+			}
+			if settings != "" {
+				os.WriteFile(p, []byte(settings), 0o644)
 			}
 			rs := Settings(p, self)
 			got := map[string]Result{}
