@@ -104,6 +104,7 @@ func TestVerify(t *testing.T) {
 		{"empty section", repl("- Never push to main; PRs only.\n", ""), VerifyOptions{}, 26, `"Rules" is empty`},
 		{"placeholder angle", repl("- Never push to main; PRs only.", "<constraints settled this session>"), VerifyOptions{}, 27, `"Rules" is still a placeholder`},
 		{"placeholder TODO", repl("- Keep the cookie name? — yes — mobile clients read it.", "TODO"), VerifyOptions{}, 21, `"Decisions" is still a placeholder`},
+		{"placeholder after a label", repl("- Never push to main; PRs only.", "- Rule: <a rule>"), VerifyOptions{}, 27, `"Rules" is still a placeholder`},
 		{"goal none", repl(`"Fix the login redirect loop on /account and open a PR against main."`, "none"), VerifyOptions{}, 9, `"Goal" is still a placeholder`},
 		{"next vague", repl("- Action: edit auth/session.go so the cookie path is \"/\", then run `go test ./auth`\n- Expected: TestRedirect passes", "continue"), VerifyOptions{}, 17, "not a concrete action"},
 		{"next no anchor", repl("- Action: edit auth/session.go so the cookie path is \"/\", then run `go test ./auth`", "- Action: fix the cookie"), VerifyOptions{}, 17, "names no file or command"},
@@ -203,5 +204,24 @@ func TestPath(t *testing.T) {
 	}
 	if _, err := Path(d, "../../etc"); err == nil {
 		t.Error("Path accepted a non-UUID id")
+	}
+}
+
+// TestVerifyRealContent: text that merely contains what a placeholder looks like (a generic
+// type, the word TODO, angle brackets in code) is content, not a placeholder.
+func TestVerifyRealContent(t *testing.T) {
+	base := good(t)
+	for _, tc := range []struct{ from, to string }{
+		{`"Fix the login redirect loop on /account and open a PR against main."`, "Make `parse() -> Result<Config, Error>` accept empty files."},
+		{"- Keep the cookie name? — yes — mobile clients read it.", "- Keep the TODO list in docs/todo.md? — yes — the team reads it."},
+		{"- Never push to main; PRs only.", "- Templates use <%= name %> and Vec<Option<T>> stays as it is."},
+	} {
+		text := strings.Replace(base, tc.from, tc.to, 1)
+		if text == base {
+			t.Fatalf("fixture changed: %q not found", tc.from)
+		}
+		if ps := Verify(Parse(text), VerifyOptions{}); len(ps) > 0 {
+			t.Errorf("%q: %v", tc.to, ps)
+		}
 	}
 }

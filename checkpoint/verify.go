@@ -38,7 +38,22 @@ func lazyRE(pattern string) func() *regexp.Regexp {
 var mustHaveContent = map[string]bool{"Goal": true, "State": true, "Next": true}
 
 // placeholderRE matches text that was left as a prompt: <angle-bracket prompts>, TODO, TBD, …
-var placeholderRE = lazyRE(`(?i)(<[^<>\n]{3,}>|\bTODO\b|\bTBD\b|\bFIXME\b|\bXXX\b|\bplaceholder\b|^\s*(\.\.\.|…)\s*$)`)
+// A line is a placeholder when it is one: a template prompt such as "<the user's ask>" (alone,
+// or after "- Action: "), a line that starts with TODO/TBD/FIXME/XXX, or just "...". Real text
+// that merely contains one (Result<Config, Error>, "the TODO list") is not, and code spans are
+// removed before matching (see isPlaceholderText).
+var placeholderRE = lazyRE(`(?im)^\s*(?:[-*]\s*)?(?:[\w '/-]{1,40}:\s*)?(?:<[^<>\n]{3,}>\.?|(?:TODO|TBD|FIXME|XXX)\b.*|\.\.\.|…)\s*$`)
+
+// cellPlaceholderRE matches a table cell that is a template prompt: "| <system> |".
+var cellPlaceholderRE = lazyRE(`\|\s*<[^<>|\n]{3,}>\s*\|`)
+
+// codeSpanRE matches a markdown code span.
+var codeSpanRE = lazyRE("`[^`\n]*`")
+
+// isPlaceholderText reports whether body has a placeholder line, code spans aside.
+func isPlaceholderText(body string) bool {
+	return placeholderRE().MatchString(codeSpanRE().ReplaceAllString(body, "code"))
+}
 
 // vagueRE matches a Next that names no action.
 var vagueRE = lazyRE(`(?i)^\s*[-*]?\s*(continue|keep going|carry on|finish( the task| up)?|proceed|resume|do the rest|next steps?|see above|as before)\.?\s*$`)
@@ -167,12 +182,12 @@ func isPlaceholder(s *Section, name string) bool {
 	if name == "External state" {
 		// a table with only the template row, or a header and no rows, says nothing
 		text := stripTable(body)
-		if placeholderRE().MatchString(body) {
+		if isPlaceholderText(body) || cellPlaceholderRE().MatchString(codeSpanRE().ReplaceAllString(body, "code")) {
 			return true
 		}
 		return strings.TrimSpace(text) == "" && countRows(body) == 0
 	}
-	return placeholderRE().MatchString(body)
+	return isPlaceholderText(body)
 }
 
 // stripTable returns body without its table lines.
