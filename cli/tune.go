@@ -157,7 +157,7 @@ func (e *Env) tuneWrite(rep *tune.Report, out io.Writer) int {
 		return exitFail
 	}
 	fmt.Fprint(out, tune.Diff(path, old, updated, 2))
-	if err := state.WriteFile(path, updated); err != nil {
+	if err := writeUserFile(path, updated); err != nil {
 		fmt.Fprintln(e.Stderr, err)
 		return exitFail
 	}
@@ -277,4 +277,17 @@ func (p *progress) done() {
 	if p.drawn {
 		fmt.Fprint(p.w, "\r\x1b[K")
 	}
+}
+
+// writeUserFile writes a file the user owns (the config) atomically, through a symlink to its
+// target (a dotfiles setup stays linked) and keeping its mode.
+func writeUserFile(path string, data []byte) error {
+	target, mode := path, os.FileMode(0o600)
+	if t, err := filepath.EvalSymlinks(path); err == nil {
+		target = t
+	}
+	if fi, err := os.Stat(target); err == nil {
+		mode = fi.Mode().Perm()
+	}
+	return state.WriteFileMode(target, data, mode)
 }

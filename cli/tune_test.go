@@ -119,3 +119,26 @@ func TestTuneSVGAndErrors(t *testing.T) {
 		t.Errorf("broken config: exit %d, %s", code, errb)
 	}
 }
+
+// TestWriteUserFileKeepsLinkAndMode: a symlinked config stays a link, its target keeps its mode.
+func TestWriteUserFileKeepsLinkAndMode(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "dots", "config.toml")
+	os.MkdirAll(filepath.Dir(target), 0o755)
+	os.WriteFile(target, []byte("old\n"), 0o644)
+	link := filepath.Join(dir, "config.toml")
+	if err := os.Symlink(target, link); err != nil {
+		t.Skip(err)
+	}
+	if err := writeUserFile(link, []byte("new\n")); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("the link was replaced: %v %v", fi, err)
+	}
+	fi, _ := os.Stat(target)
+	data, _ := os.ReadFile(target)
+	if string(data) != "new\n" || fi.Mode().Perm() != 0o644 {
+		t.Fatalf("target %q mode %v", data, fi.Mode().Perm())
+	}
+}
