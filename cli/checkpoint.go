@@ -80,7 +80,9 @@ func (e *Env) session(o checkpointOptions) (string, error) {
 func (e *Env) checkpointFile(o checkpointOptions) (path, id string, err error) {
 	if o.File != "" {
 		if o.Session != "" || e.Getenv("CLAUDE_CODE_SESSION_ID") != "" {
-			id, _ = e.session(o)
+			if id, err = e.session(o); err != nil {
+				return "", "", err // a session given but not valid: say so, do not skip the check
+			}
 		}
 		return o.File, id, nil
 	}
