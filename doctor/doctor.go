@@ -92,7 +92,7 @@ func sameFile(a, b string) bool {
 func Settings(path, self string) []Result {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return []Result{{Name: "settings", Status: Fail, Detail: path + " does not exist", Fix: "run: zoneline install"}}
+		return []Result{{Name: "settings", Status: Fail, Detail: path + " does not exist", Fix: "run: zoneline install (installed with -project? run zoneline doctor -project in that repository)"}}
 	}
 	if err != nil {
 		return []Result{{Name: "settings", Status: Fail, Detail: err.Error()}}
@@ -113,7 +113,7 @@ func Settings(path, self string) []Result {
 	slRes := Result{Name: "statusLine"}
 	switch cmd := sl.Get("command").Text(); {
 	case sl == nil:
-		slRes.Status, slRes.Detail, slRes.Fix = Fail, "not set in "+path, "run: zoneline install"
+		slRes.Status, slRes.Detail, slRes.Fix = Fail, "not set in "+path, "run: zoneline install (or zoneline doctor -project for a -project install)"
 	case !install.IsOurs(cmd, install.SubStatusline):
 		slRes.Status, slRes.Detail, slRes.Fix = Fail, "another status line is set: "+cmd, "run: zoneline install --force (uninstall puts the old one back)"
 	default:
@@ -137,7 +137,7 @@ func Settings(path, self string) []Result {
 				out = append(out, Result{Name: name, Status: OK, Detail: "from the plugin " + plugin})
 			}
 		default:
-			out = append(out, Result{Name: name, Status: Fail, Detail: "not registered in " + path, Fix: "run: zoneline install"})
+			out = append(out, Result{Name: name, Status: Fail, Detail: "not registered in " + path, Fix: "run: zoneline install (or zoneline doctor -project for a -project install)"})
 		}
 	}
 	return out
