@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"github.com/zoneline/zoneline/internal/jsonscan"
-	"io"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -317,5 +316,3 @@ func truncate(s string, n int) string {
 	}
 	return string(r[:n-1]) + "…"
 }
-
-var _ = io.Discard
