@@ -5,11 +5,10 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/muesli/termenv"
+	"github.com/zoneline/zoneline/internal/termcolor"
 
 	"github.com/zoneline/zoneline/config"
 	"github.com/zoneline/zoneline/sessions"
-	"github.com/zoneline/zoneline/statusline"
 )
 
 // sessionsOptions are `zoneline sessions` flags.
@@ -63,10 +62,10 @@ func runSessions(e *Env, args []string) int {
 		fmt.Fprintf(e.Stderr, "zoneline: no sessions %s in %s (the status line records each session when it renders; -all shows stale ones)\n", what, e.State.Root)
 		return exitOK
 	}
-	profile := termenv.Ascii
+	profile := termcolor.Ascii
 	if isTerminal(e.Stdout) {
 		cfg, _ := config.Load(e.Paths.Config) // defaults when broken: colour is not worth failing for
-		profile = statusline.ProfileFor(cfg.Color, e.Getenv)
+		profile = termcolor.For(cfg.Color, e.Getenv)
 	}
 	if err := sessions.Render(e.Stdout, es, now, profile); err != nil {
 		return e.fail(err)

@@ -14,6 +14,7 @@ import (
 	"github.com/zoneline/zoneline/checkpoint"
 	"github.com/zoneline/zoneline/config"
 	"github.com/zoneline/zoneline/gitinfo"
+	"github.com/zoneline/zoneline/internal/termcolor"
 	"github.com/zoneline/zoneline/payload"
 	"github.com/zoneline/zoneline/state"
 	"github.com/zoneline/zoneline/statusline"
@@ -147,7 +148,7 @@ func (e *Env) render(data []byte, readErr error, cfg *config.Config, cfgErr erro
 	}
 
 	opts := statusline.Options{
-		Profile:   statusline.ProfileFor(cfg.Color, e.Getenv),
+		Profile:   termcolor.For(cfg.Color, e.Getenv),
 		Glyphs:    cfg.Glyphs,
 		Lines:     cfg.Statusline.Lines,
 		Separator: cfg.Statusline.Separator,

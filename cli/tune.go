@@ -11,11 +11,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/muesli/termenv"
+	"github.com/zoneline/zoneline/internal/termcolor"
 
 	"github.com/zoneline/zoneline/config"
 	"github.com/zoneline/zoneline/state"
-	"github.com/zoneline/zoneline/statusline"
 	"github.com/zoneline/zoneline/tune"
 	"github.com/zoneline/zoneline/zones"
 )
@@ -113,9 +112,9 @@ func runTune(e *Env, args []string) int {
 			return exitFail
 		}
 	} else {
-		profile := termenv.Ascii
+		profile := termcolor.Ascii
 		if isTerminal(e.Stdout) {
-			profile = statusline.ProfileFor(cfg.Color, e.Getenv)
+			profile = termcolor.For(cfg.Color, e.Getenv)
 		}
 		tune.Render(e.Stdout, rep, tune.ChartOptions{Profile: profile, ASCII: cfg.Glyphs == "ascii"})
 	}

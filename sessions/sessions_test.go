@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/muesli/termenv"
+	"github.com/zoneline/zoneline/internal/termcolor"
 
 	"github.com/zoneline/zoneline/state"
 )
@@ -132,7 +132,7 @@ func TestRenderTable(t *testing.T) {
 		{Session: state.Session{ID: id(3), Zone: "unknown", Updated: now.Add(-3 * time.Hour)}, ToCompact: 0},
 	}
 	var b bytes.Buffer
-	if err := Render(&b, es, now, termenv.Ascii); err != nil {
+	if err := Render(&b, es, now, termcolor.Ascii); err != nil {
 		t.Fatal(err)
 	}
 	want := "" +
@@ -145,7 +145,7 @@ func TestRenderTable(t *testing.T) {
 	}
 	// Coloured: the zone cells carry SGR codes, the padding still lines up.
 	b.Reset()
-	Render(&b, es, now, termenv.ANSI)
+	Render(&b, es, now, termcolor.ANSI)
 	lines := strings.Split(b.String(), "\n")
 	if !strings.Contains(lines[1], "\x1b[") || !strings.Contains(lines[1], "DUMB\x1b[0m   150k") {
 		t.Errorf("dumb row not coloured as wanted: %q", lines[1])

@@ -7,16 +7,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/muesli/termenv"
+	"github.com/zoneline/zoneline/internal/termcolor"
+	"github.com/zoneline/zoneline/statusline"
+	"github.com/zoneline/zoneline/zones"
 
 	"github.com/zoneline/zoneline/notify"
-)
-
-// Zone colours: the statusline's tones (green, yellow, bold red), converted to the profile.
-const (
-	colourSmart = "#7ed383"
-	colourWarn  = "#f1c85a"
-	colourDumb  = "#f0625a"
 )
 
 // Columns of the table, in order.
@@ -87,7 +82,7 @@ func Ago(d time.Duration) string {
 // Render writes the table: a header and one row per entry, columns padded to their widest
 // cell (measured before colouring). With a colour profile other than Ascii the zone cell is
 // coloured as in the status line.
-func Render(w io.Writer, es []Entry, now time.Time, p termenv.Profile) error {
+func Render(w io.Writer, es []Entry, now time.Time, p termcolor.Profile) error {
 	rows := [][]string{Columns}
 	for _, e := range es {
 		rows = append(rows, Row(e, now))
@@ -119,20 +114,10 @@ func Render(w io.Writer, es []Entry, now time.Time, p termenv.Profile) error {
 	return err
 }
 
-func colourZone(text, zone string, p termenv.Profile) string {
-	if p == termenv.Ascii {
+func colourZone(text, zone string, p termcolor.Profile) string {
+	z, ok := zones.ParseZone(zone)
+	if !ok {
 		return text
 	}
-	s := termenv.String(text)
-	switch zone {
-	case "smart":
-		s = s.Foreground(p.Color(colourSmart))
-	case "warn":
-		s = s.Foreground(p.Color(colourWarn))
-	case "dumb":
-		s = s.Foreground(p.Color(colourDumb)).Bold()
-	default:
-		return text
-	}
-	return s.String()
+	return statusline.PaintZone(p, z, text)
 }

@@ -3,7 +3,7 @@ package statusline
 import (
 	"testing"
 
-	"github.com/muesli/termenv"
+	"github.com/zoneline/zoneline/internal/termcolor"
 )
 
 // BenchmarkRender renders the default line of a dumb 200k view as the statusline does: pane
@@ -17,10 +17,10 @@ func BenchmarkRender(b *testing.B) {
 		name string
 		o    Options
 	}{
-		{"unicode", Options{Profile: termenv.ANSI256, Width: 198}},
-		{"ascii", Options{Profile: termenv.Ascii, Glyphs: "ascii", Width: 198}},
-		{"unicode-nofit", Options{Profile: termenv.ANSI256}},
-		{"unicode-fit60", Options{Profile: termenv.ANSI256, Width: 60}},
+		{"unicode", Options{Profile: termcolor.ANSI256, Width: 198}},
+		{"ascii", Options{Profile: termcolor.Ascii, Glyphs: "ascii", Width: 198}},
+		{"unicode-nofit", Options{Profile: termcolor.ANSI256}},
+		{"unicode-fit60", Options{Profile: termcolor.ANSI256, Width: 60}},
 	}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {
@@ -34,7 +34,7 @@ func BenchmarkRender(b *testing.B) {
 
 // BenchmarkWidth measures a coloured default line: fixed glyphs and ASCII, no go-runewidth.
 func BenchmarkWidth(b *testing.B) {
-	line := Render(fitView(), Options{Profile: termenv.TrueColor})
+	line := Render(fitView(), Options{Profile: termcolor.TrueColor})
 	b.ReportAllocs()
 	for b.Loop() {
 		Width(line, false)

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/muesli/termenv"
+	"github.com/zoneline/zoneline/internal/termcolor"
 	"github.com/zoneline/zoneline/zones"
 )
 
@@ -42,7 +42,7 @@ func FuzzFit(f *testing.F) {
 		for _, line := range strings.Split(out, "\n") {
 			checkLine(t, line, width, ea)
 		}
-		if p == termenv.Ascii && strings.Contains(out, "\x1b") {
+		if p == termcolor.Ascii && strings.Contains(out, "\x1b") {
 			t.Fatalf("escape with the Ascii profile: %q", out)
 		}
 

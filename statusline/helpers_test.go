@@ -5,7 +5,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/muesli/termenv"
+	"github.com/zoneline/zoneline/internal/termcolor"
 	"github.com/zoneline/zoneline/zones"
 )
 
@@ -21,8 +21,8 @@ func dumbView() View {
 
 var allProfiles = []struct {
 	name string
-	p    termenv.Profile
-}{{"none", termenv.Ascii}, {"16", termenv.ANSI}, {"256", termenv.ANSI256}, {"truecolor", termenv.TrueColor}}
+	p    termcolor.Profile
+}{{"none", termcolor.Ascii}, {"16", termcolor.ANSI}, {"256", termcolor.ANSI256}, {"truecolor", termcolor.TrueColor}}
 
 var allGlyphs = []string{"unicode", "ascii", "nerd"}
 

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/muesli/termenv"
+	"github.com/zoneline/zoneline/internal/termcolor"
 	"github.com/zoneline/zoneline/zones"
 )
 
@@ -60,7 +60,7 @@ func TestPercentAndBar(t *testing.T) {
 
 // plain renders one segment with the unicode glyphs and no colour.
 func plain(name string, v View, glyphs string) string {
-	return Render(v, Options{Profile: termenv.Ascii, Glyphs: glyphs, Lines: [][]string{{name}}})
+	return Render(v, Options{Profile: termcolor.Ascii, Glyphs: glyphs, Lines: [][]string{{name}}})
 }
 
 func TestSegments(t *testing.T) {
@@ -135,7 +135,7 @@ func TestDefaultLine(t *testing.T) {
 		{"", "● DUMB 142k/200k ▰▰▰▰▰▰▰▱▱▱ 71% · ~25k to compact · Opus 5.5 · project ⎇ main · ↻2"},
 	}
 	for _, tt := range tests {
-		if got := Render(v, Options{Profile: termenv.Ascii, Glyphs: tt.glyphs}); got != tt.want {
+		if got := Render(v, Options{Profile: termcolor.Ascii, Glyphs: tt.glyphs}); got != tt.want {
 			t.Errorf("glyphs %q:\n got %q\nwant %q", tt.glyphs, got, tt.want)
 		}
 	}
@@ -159,7 +159,7 @@ func TestLayout(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			tt.o.Profile = termenv.Ascii
+			tt.o.Profile = termcolor.Ascii
 			vv := v
 			if tt.name == "nothing to show" {
 				vv.Model = ""
@@ -200,9 +200,9 @@ func TestASCIIGlyphsHaveNoNonASCII(t *testing.T) {
 	v.Tier = "imminent"
 	v.Problems = []string{"config.toml:4:1 unknown key 'colour'"}
 	for _, w := range []int{0, 200, 60, 20, 5, 2} {
-		fields = append(fields, Render(v, Options{Profile: termenv.Ascii, Glyphs: "ascii", Width: w}))
+		fields = append(fields, Render(v, Options{Profile: termcolor.Ascii, Glyphs: "ascii", Width: w}))
 	}
-	fields = append(fields, Render(View{}, Options{Profile: termenv.Ascii, Glyphs: "ascii"}))
+	fields = append(fields, Render(View{}, Options{Profile: termcolor.Ascii, Glyphs: "ascii"}))
 	for _, s := range fields {
 		for i := 0; i < len(s); i++ {
 			if s[i] >= 0x80 {
@@ -215,7 +215,7 @@ func TestASCIIGlyphsHaveNoNonASCII(t *testing.T) {
 
 // TestProblemsNeverHidden: problems are shown even when the layout leaves their segment out.
 func TestProblemsNeverHidden(t *testing.T) {
-	got := Render(View{Model: "Opus 5.5", Problems: []string{"p1"}}, Options{Profile: termenv.Ascii, Lines: [][]string{{"model"}}})
+	got := Render(View{Model: "Opus 5.5", Problems: []string{"p1"}}, Options{Profile: termcolor.Ascii, Lines: [][]string{{"model"}}})
 	if got != "Opus 5.5 · ⚠ p1" {
 		t.Errorf("problems left out of the layout: %q", got)
 	}

@@ -10,7 +10,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/muesli/termenv"
+	"github.com/zoneline/zoneline/internal/termcolor"
 )
 
 // helperEnv makes the test binary act as a tiny statusline process (see TestMain): "noop"
@@ -23,7 +23,7 @@ func TestMain(m *testing.M) {
 	case "noop":
 		os.Exit(0)
 	case "render":
-		fmt.Print(Render(fitView(), Options{Profile: termenv.ANSI256, Width: 198}))
+		fmt.Print(Render(fitView(), Options{Profile: termcolor.ANSI256, Width: 198}))
 		os.Exit(0)
 	case "runewidth":
 		fmt.Print(cond(false).StringWidth("│")) // U+2502: the first rune ≥ U+0300 builds the table

@@ -1,9 +1,8 @@
 package statusline
 
 import (
-	"strings"
-
-	"github.com/muesli/termenv"
+	"github.com/zoneline/zoneline/internal/termcolor"
+	"github.com/zoneline/zoneline/zones"
 )
 
 // style is the name of a look; segments return text plus a style, and only the renderer turns
@@ -62,75 +61,28 @@ var (
 )
 
 // sgrTable returns the opening sequences for profile p, or nil for Ascii (no colour).
-func sgrTable(p termenv.Profile) *[numStyles]string {
+func sgrTable(p termcolor.Profile) *[numStyles]string {
 	switch p {
-	case termenv.TrueColor:
+	case termcolor.TrueColor:
 		return &sgrTrueColor
-	case termenv.ANSI256:
+	case termcolor.ANSI256:
 		return &sgrANSI256
-	case termenv.ANSI:
+	case termcolor.ANSI:
 		return &sgrANSI
 	}
 	return nil
 }
 
-// ProfileFor returns the colour profile for the config's color setting: "none" (Ascii, no
-// escape codes), "16" (ANSI), "256" (ANSI256), "truecolor" (or "24bit"), or "auto" (also "" and
-// anything else), which reads the environment through getenv as if stdout were a terminal (it
-// never is under Claude Code, which renders the colours itself), in this order:
-//
-//   - NO_COLOR non-empty: Ascii.
-//   - FORCE_COLOR non-empty: "0"/"false" Ascii, "2" ANSI256, "3" TrueColor, else ANSI.
-//   - COLORTERM "truecolor" or "24bit": TrueColor.
-//   - TERM: "*-direct", "*truecolor*", "*24bit*" and the truecolor terminals (kitty, wezterm,
-//     alacritty, ghostty, foot, contour, rio) TrueColor; "*256color*" ANSI256; empty, "dumb",
-//     "linux", "vt100", "vt220", "ansi" ANSI; any other ANSI256.
-//
-// It never queries the terminal.
-func ProfileFor(setting string, getenv func(string) string) termenv.Profile {
-	switch strings.ToLower(strings.TrimSpace(setting)) {
-	case "none", "off", "no", "false":
-		return termenv.Ascii
-	case "16", "ansi":
-		return termenv.ANSI
-	case "256", "ansi256":
-		return termenv.ANSI256
-	case "truecolor", "24bit":
-		return termenv.TrueColor
+// PaintZone returns text in zone z's colour for profile p, exactly as the statusline colours
+// the zone (the sessions table shows its zones with it): unchanged for Ascii.
+func PaintZone(p termcolor.Profile, z zones.Zone, text string) string {
+	t := sgrTable(p)
+	if t == nil {
+		return text
 	}
-	if getenv == nil {
-		getenv = func(string) string { return "" }
+	open := t[zoneStyle(z)]
+	if open == "" {
+		return text
 	}
-	if getenv("NO_COLOR") != "" {
-		return termenv.Ascii
-	}
-	switch strings.ToLower(strings.TrimSpace(getenv("FORCE_COLOR"))) {
-	case "":
-	case "0", "false":
-		return termenv.Ascii
-	case "2":
-		return termenv.ANSI256
-	case "3":
-		return termenv.TrueColor
-	default: // "1", "true", anything else
-		return termenv.ANSI
-	}
-	switch strings.ToLower(strings.TrimSpace(getenv("COLORTERM"))) {
-	case "truecolor", "24bit":
-		return termenv.TrueColor
-	}
-	term := strings.ToLower(strings.TrimSpace(getenv("TERM")))
-	switch {
-	case strings.HasSuffix(term, "-direct"), strings.Contains(term, "truecolor"), strings.Contains(term, "24bit"):
-		return termenv.TrueColor
-	case strings.Contains(term, "256color"):
-		return termenv.ANSI256
-	}
-	switch term {
-	case "xterm-kitty", "kitty", "wezterm", "alacritty", "xterm-ghostty", "ghostty", "foot", "foot-extra", "contour", "rio":
-		return termenv.TrueColor
-	case "", "dumb", "linux", "vt100", "vt220", "ansi":
-		return termenv.ANSI
-	}
-	return termenv.ANSI256
+	return open + text + sgrReset
 }

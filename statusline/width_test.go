@@ -6,7 +6,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/muesli/termenv"
+	"github.com/zoneline/zoneline/internal/termcolor"
 	"github.com/zoneline/zoneline/zones"
 )
 
@@ -184,9 +184,9 @@ func TestCommonRenderSkipsRunewidth(t *testing.T) {
 		v    View
 		o    Options
 	}{
-		{"unicode no width", v, Options{Profile: termenv.ANSI256}},
-		{"unicode pane 198", v, Options{Profile: termenv.ANSI256, Width: 198}},
-		{"unicode east-asian", v, Options{Profile: termenv.TrueColor, Width: 198, EastAsian: true}},
+		{"unicode no width", v, Options{Profile: termcolor.ANSI256}},
+		{"unicode pane 198", v, Options{Profile: termcolor.ANSI256, Width: 198}},
+		{"unicode east-asian", v, Options{Profile: termcolor.TrueColor, Width: 198, EastAsian: true}},
 		{"nerd", v, Options{Glyphs: "nerd", Width: 198}},
 		{"ascii", v, Options{Glyphs: "ascii", Width: 198}},
 		{"unicode narrow, ASCII text", v, Options{Width: 40}},
@@ -229,7 +229,7 @@ func TestFitWidths(t *testing.T) {
 		5:   "● DU…",
 	}
 	for w, s := range want {
-		if got := Render(fitView(), Options{Profile: termenv.Ascii, Width: w}); got != s {
+		if got := Render(fitView(), Options{Profile: termcolor.Ascii, Width: w}); got != s {
 			t.Errorf("width %d:\n got %q\nwant %q", w, got, s)
 		}
 	}
@@ -244,7 +244,7 @@ func TestFitWidths(t *testing.T) {
 		1:  "…",
 	}
 	for w, s := range plainWant {
-		if got := Render(dumbView(), Options{Profile: termenv.Ascii, Width: w}); got != s {
+		if got := Render(dumbView(), Options{Profile: termcolor.Ascii, Width: w}); got != s {
 			t.Errorf("no problem, width %d:\n got %q\nwant %q", w, got, s)
 		}
 	}

@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/muesli/termenv"
+	"github.com/zoneline/zoneline/internal/termcolor"
 )
 
 // Chart layout.
@@ -38,8 +38,8 @@ func histogram(ctx []int64, top int64) (step int64, counts []int) {
 
 // ChartOptions says how to draw.
 type ChartOptions struct {
-	Profile termenv.Profile // termenv.Ascii for no colour
-	ASCII   bool            // ASCII glyphs only
+	Profile termcolor.Profile // termcolor.Ascii for no colour
+	ASCII   bool              // ASCII glyphs only
 }
 
 type glyphs struct{ full, marker, dot, arrow string }
@@ -61,8 +61,8 @@ func Render(w io.Writer, rep *Report, o ChartOptions) {
 		g = asciiGlyphs
 	}
 	p := o.Profile
-	bold := func(s string) string { return p.String(s).Bold().String() }
-	dim := func(s string) string { return p.String(s).Faint().String() }
+	bold := func(s string) string { return p.Paint(s, termcolor.Bold) }
+	dim := func(s string) string { return p.Paint(s, termcolor.Faint) }
 	t := rep.Totals
 	fmt.Fprintf(w, "%s %s, %s, %s, %s, %s\n", bold("scanned"), plural(t.Files, "file"), Bytes(t.Bytes), plural(t.Sessions, "session"), plural(t.Turns, "turn"), plural(t.Compactions, "compaction"))
 	var skipped []string
@@ -94,7 +94,7 @@ func Render(w io.Writer, rep *Report, o ChartOptions) {
 	}
 }
 
-func renderModel(w io.Writer, m *Model, leadN int, g glyphs, p termenv.Profile, bold, dim func(string) string) {
+func renderModel(w io.Writer, m *Model, leadN int, g glyphs, p termcolor.Profile, bold, dim func(string) string) {
 	cur := m.Current
 	fmt.Fprintf(w, "%s %s window %s (%s) %s %s %s %s\n", bold(m.Model), g.dot, Tokens(m.Window), m.WindowSource, g.dot, plural(m.Sessions, "session"), g.dot, plural(m.Turns, "turn"))
 	d := m.Context
@@ -108,7 +108,7 @@ func renderModel(w io.Writer, m *Model, leadN int, g glyphs, p termenv.Profile, 
 		labelW = max(labelW, len(bucketLabel(i, d.HistStep)))
 	}
 	countW := len(fmt.Sprint(peak))
-	colour := map[string]termenv.Color{"smart": p.Color("2"), "warn": p.Color("3"), "dumb": p.Color("1"), "auto": p.Color("5")}
+	colour := map[string]string{"smart": termcolor.Green, "warn": termcolor.Yellow, "dumb": termcolor.Red, "auto": termcolor.Magenta}
 	for i, n := range d.Hist {
 		lo, hi := int64(i)*d.HistStep, int64(i+1)*d.HistStep
 		zone := "smart"
@@ -129,13 +129,13 @@ func renderModel(w io.Writer, m *Model, leadN int, g glyphs, p termenv.Profile, 
 				marks = append(marks, mk.name+" "+Tokens(mk.at))
 			}
 		}
-		line := fmt.Sprintf("  %s %s%s %*d", label, p.String(bar).Foreground(colour[zone]).String(), pad("", barWidth-cells(bar)), countW, n)
+		line := fmt.Sprintf("  %s %s%s %*d", label, p.Paint(bar, colour[zone]), pad("", barWidth-cells(bar)), countW, n)
 		if len(marks) > 0 {
 			c := colour[zone]
 			if strings.HasPrefix(marks[len(marks)-1], "auto-compact") {
 				c = colour["auto"]
 			}
-			line += "  " + p.String(g.marker+" "+strings.Join(marks, ", ")).Foreground(c).Bold().String()
+			line += "  " + p.Paint(g.marker+" "+strings.Join(marks, ", "), c, termcolor.Bold)
 		}
 		fmt.Fprintln(w, strings.TrimRight(line, " "))
 	}

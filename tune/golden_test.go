@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/muesli/termenv"
+	"github.com/zoneline/zoneline/internal/termcolor"
 
 	"github.com/zoneline/zoneline/tune/internal/gen"
 )
@@ -61,9 +61,9 @@ func golden(t *testing.T, name string, got []byte) {
 func TestChartGolden(t *testing.T) {
 	rep := goldenReport(t)
 	var ascii, uni bytes.Buffer
-	Render(&ascii, rep, ChartOptions{Profile: termenv.Ascii, ASCII: true})
+	Render(&ascii, rep, ChartOptions{Profile: termcolor.Ascii, ASCII: true})
 	golden(t, "chart-ascii.golden", ascii.Bytes())
-	Render(&uni, rep, ChartOptions{Profile: termenv.Ascii})
+	Render(&uni, rep, ChartOptions{Profile: termcolor.Ascii})
 	golden(t, "chart-unicode.golden", uni.Bytes())
 	if bytes.ContainsRune(ascii.Bytes(), 0x1b) || bytes.ContainsRune(uni.Bytes(), 0x1b) {
 		t.Error("the Ascii profile wrote an escape code")
@@ -75,7 +75,7 @@ func TestChartGolden(t *testing.T) {
 		}
 	}
 	var colour bytes.Buffer
-	Render(&colour, rep, ChartOptions{Profile: termenv.ANSI})
+	Render(&colour, rep, ChartOptions{Profile: termcolor.ANSI})
 	if !bytes.Contains(colour.Bytes(), []byte("\x1b[31m")) || !bytes.Contains(colour.Bytes(), []byte("\x1b[35;1m")) {
 		t.Error("ANSI chart: want red bars (dumb) and a bold magenta auto-compact mark")
 	}
