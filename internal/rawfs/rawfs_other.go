@@ -1,0 +1,87 @@
+//go:build !unix
+
+package rawfs
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// File is a regular file open for positioned reads.
+type File struct {
+	f    *os.File
+	size int64
+}
+
+// Open opens the regular file at path for reading; anything else is refused (ErrNotRegular).
+// noFollow has no effect here.
+func Open(path string, noFollow bool) (*File, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, &fs.PathError{Op: "open", Path: path, Err: ErrNotRegular}
+	}
+	return &File{f: f, size: fi.Size()}, nil
+}
+
+// Name returns the path the file was opened with.
+func (f *File) Name() string { return f.f.Name() }
+
+// Size returns the file's size when it was opened.
+func (f *File) Size() int64 { return f.size }
+
+// ReadAt reads len(p) bytes from offset off, as io.ReaderAt.
+func (f *File) ReadAt(p []byte, off int64) (int, error) { return f.f.ReadAt(p, off) }
+
+// Close closes the file.
+func (f *File) Close() error { return f.f.Close() }
+
+// ReadDirNames returns the names in folder dir.
+func ReadDirNames(dir string) ([]string, error) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return f.Readdirnames(-1)
+}
+
+// WriteTemp writes data to a new file in dir named prefix plus a random suffix, with mode
+// perm, fsynced when sync is set, and returns its path.
+func WriteTemp(dir, prefix string, data []byte, perm fs.FileMode, sync bool) (string, error) {
+	f, err := os.CreateTemp(dir, prefix+"*")
+	if err != nil {
+		return "", err
+	}
+	path := f.Name()
+	fail := func(err error) (string, error) {
+		f.Close()
+		os.Remove(path)
+		return "", err
+	}
+	if err := f.Chmod(perm); err != nil {
+		return fail(err)
+	}
+	if _, err := f.Write(data); err != nil {
+		return fail(err)
+	}
+	if sync {
+		if err := f.Sync(); err != nil {
+			return fail(err)
+		}
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(path)
+		return "", err
+	}
+	return filepath.Clean(path), nil
+}

@@ -1,0 +1,5 @@
+//go:build !unix
+
+package rawfs
+
+func umask(int) func() { return func() {} }

@@ -1,0 +1,169 @@
+//go:build unix
+
+package rawfs
+
+import (
+	"io"
+	"io/fs"
+	"math/rand/v2"
+	"strconv"
+	"syscall"
+)
+
+// File is a regular file open for positioned reads.
+type File struct {
+	fd   int
+	size int64
+	name string
+}
+
+func openFlags(noFollow bool) int {
+	// O_NONBLOCK: opening a FIFO planted at path must not block (it is refused after fstat).
+	f := syscall.O_RDONLY | syscall.O_CLOEXEC | syscall.O_NONBLOCK
+	if noFollow {
+		f |= syscall.O_NOFOLLOW
+	}
+	return f
+}
+
+// Open opens the regular file at path for reading; anything else is refused (ErrNotRegular).
+// With noFollow a symlink at path is refused (ELOOP).
+func Open(path string, noFollow bool) (*File, error) {
+	fd, err := open(path, openFlags(noFollow), 0)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	var st syscall.Stat_t
+	if err := syscall.Fstat(fd, &st); err != nil {
+		syscall.Close(fd)
+		return nil, &fs.PathError{Op: "stat", Path: path, Err: err}
+	}
+	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
+		syscall.Close(fd)
+		return nil, &fs.PathError{Op: "open", Path: path, Err: ErrNotRegular}
+	}
+	return &File{fd: fd, size: st.Size, name: path}, nil
+}
+
+// open retries open(2) on EINTR.
+func open(path string, flags int, perm uint32) (int, error) {
+	for {
+		fd, err := syscall.Open(path, flags, perm)
+		if err != syscall.EINTR {
+			return fd, err
+		}
+	}
+}
+
+// Name returns the path the file was opened with.
+func (f *File) Name() string { return f.name }
+
+// Size returns the file's size when it was opened.
+func (f *File) Size() int64 { return f.size }
+
+// ReadAt reads len(p) bytes from offset off, as io.ReaderAt: fewer only with an error (io.EOF
+// at the end of the file).
+func (f *File) ReadAt(p []byte, off int64) (int, error) {
+	n := 0
+	for n < len(p) {
+		m, err := syscall.Pread(f.fd, p[n:], off+int64(n))
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return n, &fs.PathError{Op: "read", Path: f.name, Err: err}
+		}
+		if m == 0 {
+			return n, io.EOF
+		}
+		n += m
+	}
+	return n, nil
+}
+
+// Close closes the file.
+func (f *File) Close() error {
+	if f.fd < 0 {
+		return nil
+	}
+	err := syscall.Close(f.fd)
+	f.fd = -1
+	if err != nil {
+		return &fs.PathError{Op: "close", Path: f.name, Err: err}
+	}
+	return nil
+}
+
+// ReadDirNames returns the names in folder dir (without "." and ".."), in directory order.
+// A symlink at dir is refused (ELOOP).
+func ReadDirNames(dir string) ([]string, error) {
+	fd, err := open(dir, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_DIRECTORY|syscall.O_NOFOLLOW, 0)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: dir, Err: err}
+	}
+	defer syscall.Close(fd)
+	var names []string
+	buf := make([]byte, 8192)
+	for {
+		n, err := syscall.ReadDirent(fd, buf)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return names, &fs.PathError{Op: "readdirent", Path: dir, Err: err}
+		}
+		if n <= 0 {
+			return names, nil
+		}
+		_, _, names = syscall.ParseDirent(buf[:n], -1, names)
+	}
+}
+
+// WriteTemp writes data to a new file in dir named prefix plus a random suffix, created
+// exclusively (O_EXCL, never through a symlink) with mode perm (whatever the umask), fsynced
+// when sync is set, and returns its path. The caller renames or links it into place.
+func WriteTemp(dir, prefix string, data []byte, perm fs.FileMode, sync bool) (string, error) {
+	var (
+		fd   int
+		path string
+		err  error
+	)
+	for range 100 {
+		path = dir + "/" + prefix + strconv.FormatUint(rand.Uint64()&(1<<40-1), 36)
+		fd, err = open(path, syscall.O_WRONLY|syscall.O_CREAT|syscall.O_EXCL|syscall.O_CLOEXEC|syscall.O_NOFOLLOW, uint32(perm.Perm()))
+		if err != syscall.EEXIST {
+			break
+		}
+	}
+	if err != nil {
+		return "", &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	fail := func(op string, err error) (string, error) {
+		syscall.Close(fd)
+		syscall.Unlink(path)
+		return "", &fs.PathError{Op: op, Path: path, Err: err}
+	}
+	if err := syscall.Fchmod(fd, uint32(perm.Perm())); err != nil {
+		return fail("chmod", err)
+	}
+	for rest := data; len(rest) > 0; {
+		n, err := syscall.Write(fd, rest)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return fail("write", err)
+		}
+		rest = rest[n:]
+	}
+	if sync {
+		if err := syscall.Fsync(fd); err != nil {
+			return fail("sync", err)
+		}
+	}
+	if err := syscall.Close(fd); err != nil {
+		syscall.Unlink(path)
+		return "", &fs.PathError{Op: "close", Path: path, Err: err}
+	}
+	return path, nil
+}
