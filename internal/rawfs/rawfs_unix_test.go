@@ -26,4 +26,3 @@ func TestReadFileFIFO(t *testing.T) {
 		t.Fatalf("err %v", err)
 	}
 }
-
