@@ -2,7 +2,8 @@ package transcript
 
 import (
 	"bytes"
-	"os"
+
+	"github.com/zoneline/zoneline/internal/rawfs"
 )
 
 // Context is the latest context size in a transcript, as Tail finds it.
@@ -72,7 +73,7 @@ func contextFrom(r *Record) (Context, bool) {
 
 // backReader yields the lines of f[lo:pos] from the last to the first.
 type backReader struct {
-	f     *os.File
+	f     *rawfs.File
 	lo    int64  // lowest offset that may be read
 	pos   int64  // file offset of buf[0]
 	buf   []byte // buf[:n] holds the bytes [pos, pos+n) not yet returned

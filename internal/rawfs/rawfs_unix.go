@@ -18,8 +18,9 @@ type File struct {
 }
 
 func openFlags(noFollow bool) int {
-	// O_NONBLOCK: opening a FIFO planted at path must not block (it is refused after fstat).
-	f := syscall.O_RDONLY | syscall.O_CLOEXEC | syscall.O_NONBLOCK
+	// O_NONBLOCK: opening a FIFO planted at path must not block (it is refused after fstat);
+	// O_NOCTTY: opening a terminal device must not make it the controlling terminal.
+	f := syscall.O_RDONLY | syscall.O_CLOEXEC | syscall.O_NONBLOCK | syscall.O_NOCTTY
 	if noFollow {
 		f |= syscall.O_NOFOLLOW
 	}
