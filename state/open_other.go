@@ -2,11 +2,5 @@
 
 package state
 
-import "io"
-
-const (
-	oNoFollow = 0
-	oNonBlock = 0
-)
-
-var errEOF = io.EOF
+// oNoFollow: no O_NOFOLLOW outside Unix.
+const oNoFollow = 0

@@ -2,14 +2,7 @@
 
 package state
 
-import (
-	"io"
-	"syscall"
-)
+import "syscall"
 
-const (
-	oNoFollow = syscall.O_NOFOLLOW
-	oNonBlock = syscall.O_NONBLOCK
-)
-
-var errEOF = io.EOF
+// oNoFollow makes the log's open refuse a planted symlink.
+const oNoFollow = syscall.O_NOFOLLOW

@@ -6,9 +6,12 @@ package state
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/zoneline/zoneline/internal/rawfs"
 )
 
 // Dir is a state directory.
@@ -124,29 +127,8 @@ func writeFile(path string, data []byte, perm os.FileMode, sync bool) error {
 	if err := mkdirIfMissing(dir); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	tmp, err := rawfs.WriteTemp(dir, "."+filepath.Base(path)+".tmp-", data, perm, sync)
 	if err != nil {
-		return fmt.Errorf("zoneline: writing %s: %w", path, err)
-	}
-	tmp := f.Name()
-	fail := func(err error) error {
-		f.Close()
-		os.Remove(tmp)
-		return fmt.Errorf("zoneline: writing %s: %w", path, err)
-	}
-	if err := f.Chmod(perm); err != nil {
-		return fail(err)
-	}
-	if _, err := f.Write(data); err != nil {
-		return fail(err)
-	}
-	if sync {
-		if err := f.Sync(); err != nil {
-			return fail(err)
-		}
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(tmp)
 		return fmt.Errorf("zoneline: writing %s: %w", path, err)
 	}
 	if err := os.Rename(tmp, path); err != nil {
@@ -176,31 +158,13 @@ func createExclusive(path string, data []byte, sync bool) (created bool, err err
 	if err := MkdirPrivate(dir); err != nil {
 		return false, err
 	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	tmp, err := rawfs.WriteTemp(dir, "."+filepath.Base(path)+".tmp-", data, 0o600, sync)
 	if err != nil {
 		return false, err
 	}
-	tmp := f.Name()
 	defer os.Remove(tmp)
-	if err := f.Chmod(0o600); err != nil {
-		f.Close()
-		return false, err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return false, err
-	}
-	if sync {
-		if err := f.Sync(); err != nil {
-			f.Close()
-			return false, err
-		}
-	}
-	if err := f.Close(); err != nil {
-		return false, err
-	}
 	if err := os.Link(tmp, path); err != nil {
-		if errors.Is(err, os.ErrExist) {
+		if os.IsExist(err) {
 			return false, nil
 		}
 		return false, err
@@ -211,25 +175,17 @@ func createExclusive(path string, data []byte, sync bool) (created bool, err err
 // ReadFile reads a small private file, refusing symlinks, non-regular files and files larger
 // than limit bytes.
 func ReadFile(path string, limit int64) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|oNoFollow|oNonBlock, 0)
-	if err != nil {
-		return nil, err
+	b, err := rawfs.ReadFile(path, limit, true)
+	if err == nil {
+		return b, nil
 	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
+	if pe, ok := err.(*fs.PathError); ok {
+		switch pe.Err {
+		case rawfs.ErrNotRegular:
+			return nil, errors.New("zoneline: " + path + " is not a regular file")
+		case rawfs.ErrTooLarge:
+			return nil, fmt.Errorf("zoneline: %s is larger than %d bytes", path, limit)
+		}
 	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("zoneline: %s is not a regular file", path)
-	}
-	if fi.Size() > limit {
-		return nil, fmt.Errorf("zoneline: %s is larger than %d bytes", path, limit)
-	}
-	buf := make([]byte, fi.Size())
-	n, err := f.ReadAt(buf, 0)
-	if err != nil && n < len(buf) && !errors.Is(err, errEOF) {
-		return nil, err
-	}
-	return buf[:n], nil
+	return nil, err
 }
