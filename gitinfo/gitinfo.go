@@ -7,12 +7,12 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
+
+	"github.com/zoneline/zoneline/internal/rawfs"
 )
 
 // Bounds on the work Branch does, so a strange tree cannot make the statusline slow.
@@ -53,10 +53,10 @@ func Branch(dir string) (Info, error) {
 	}
 	dir, err := filepath.Abs(dir)
 	if err != nil {
-		return Info{}, fmt.Errorf("zoneline: gitinfo: %w", err)
+		return Info{}, &wrapped{err}
 	}
 	if st, err := os.Stat(dir); err != nil {
-		return Info{}, fmt.Errorf("zoneline: gitinfo: %w", err)
+		return Info{}, &wrapped{err}
 	} else if !st.IsDir() {
 		return Info{}, fmt.Errorf("zoneline: gitinfo: %s is not a directory", dir)
 	}
@@ -72,8 +72,8 @@ func Branch(dir string) (Info, error) {
 				return Info{}, err
 			}
 			return readHead(dir, gitDir)
-		case err != nil && !errors.Is(err, fs.ErrNotExist):
-			return Info{}, fmt.Errorf("zoneline: gitinfo: %w", err)
+		case err != nil && !rawfs.IsNotExist(err):
+			return Info{}, &wrapped{err}
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
@@ -81,7 +81,7 @@ func Branch(dir string) (Info, error) {
 		}
 		dir = parent
 	}
-	return Info{}, fmt.Errorf("%w (looked up from %s)", ErrNoRepo, dir)
+	return Info{}, &noRepo{from: dir}
 }
 
 // readGitFile returns the git dir named by a .git file, "gitdir: <path>".
@@ -128,25 +128,33 @@ func readHead(root, gitDir string) (Info, error) {
 
 // readSmall reads a file of at most MaxFileSize bytes.
 func readSmall(name string) ([]byte, error) {
-	// Non-blocking, and regular files only: a FIFO planted at .git/HEAD must not hang the
-	// statusline.
-	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, fmt.Errorf("zoneline: gitinfo: %w", err)
+	b, err := rawfs.ReadFile(name, MaxFileSize, false)
+	if err == nil {
+		return b, nil
 	}
-	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("zoneline: gitinfo: %s is not a regular file", name)
+	if pe, ok := err.(*fs.PathError); ok {
+		switch pe.Err {
+		case rawfs.ErrNotRegular:
+			return nil, fmt.Errorf("zoneline: gitinfo: %s is not a regular file", name)
+		case rawfs.ErrTooLarge:
+			return nil, fmt.Errorf("zoneline: gitinfo: %s: larger than %d bytes", name, MaxFileSize)
+		}
 	}
-	b, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
-	if err != nil {
-		return nil, fmt.Errorf("zoneline: gitinfo: %w", err)
-	}
-	if len(b) > MaxFileSize {
-		return nil, fmt.Errorf("zoneline: gitinfo: %s: larger than %d bytes", name, MaxFileSize)
-	}
-	return b, nil
+	return nil, &wrapped{err}
 }
+
+// wrapped is an error from the file system, as "zoneline: gitinfo: <err>". (No fmt: a render in
+// a folder that is no repository, or is gone, meets these on the statusline's hot path.)
+type wrapped struct{ err error }
+
+func (e *wrapped) Error() string { return "zoneline: gitinfo: " + e.err.Error() }
+func (e *wrapped) Unwrap() error { return e.err }
+
+// noRepo is ErrNoRepo with the folder the search started from.
+type noRepo struct{ from string }
+
+func (e *noRepo) Error() string { return ErrNoRepo.Error() + " (looked up from " + e.from + ")" }
+func (e *noRepo) Unwrap() error { return ErrNoRepo }
 
 // isHex reports whether s is all lower- or upper-case hex digits.
 func isHex(s string) bool {

@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/zoneline/zoneline/config"
+	"github.com/zoneline/zoneline/internal/rawfs"
 	"github.com/zoneline/zoneline/state"
 	"github.com/zoneline/zoneline/zones"
 )
@@ -378,15 +379,10 @@ type scanned struct {
 // scan reads a session's folder once. A missing folder is an empty session.
 func scan(sdir string) (scanned, error) {
 	sc := scanned{all: map[int][]Tier{}, delivered: map[Tier]bool{}}
-	f, err := os.Open(sdir)
-	if errors.Is(err, fs.ErrNotExist) {
+	names, err := rawfs.ReadDirNames(sdir) // no os.File: see rawfs
+	if rawfs.IsNotExist(err) {
 		return sc, nil
 	}
-	if err != nil {
-		return sc, err
-	}
-	names, err := f.Readdirnames(-1)
-	f.Close()
 	if err != nil {
 		return sc, err
 	}
