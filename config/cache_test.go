@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/zoneline/zoneline/internal/jsonscan"
 )
 
 const fullConfig = `
@@ -104,7 +106,7 @@ func cacheKey(t *testing.T, path string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return path + "|" + itoa(fi.Size()) + "|" + itoa(fi.ModTime().UnixNano()) + "|" + shape()
+	return path + "|" + itoa(fi.Size()) + "|" + itoa(fi.ModTime().UnixNano()) + "|" + cacheShape
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
@@ -159,5 +161,117 @@ func TestCacheIsValidated(t *testing.T) {
 	c, err := LoadCached(path, cache)
 	if err != nil || c.Glyphs != "ascii" {
 		t.Fatalf("tampered cache used: %+v, %v", c, err)
+	}
+}
+
+// shapeOf computes cacheShape: Config's field tags and kinds, hashed.
+func shapeOf() string {
+	var b strings.Builder
+	var walk func(t reflect.Type)
+	walk = func(t reflect.Type) {
+		b.WriteString(t.Kind().String())
+		switch t.Kind() {
+		case reflect.Struct:
+			b.WriteByte('{')
+			for i := range t.NumField() {
+				f := t.Field(i)
+				b.WriteString(f.Tag.Get("toml"))
+				b.WriteByte(':')
+				walk(f.Type)
+				b.WriteByte(',')
+			}
+			b.WriteByte('}')
+		case reflect.Slice, reflect.Pointer:
+			walk(t.Elem())
+		}
+	}
+	walk(reflect.TypeOf(Config{}))
+	return strconv.FormatUint(fnv64(b.String()), 16)
+}
+
+func TestCacheShape(t *testing.T) {
+	if got := shapeOf(); got != cacheShape {
+		t.Fatalf("Config changed: set cacheShape to %q (config/cache.go), and check that readConfig (cache_codec.go) reads every new field", got)
+	}
+}
+
+// fillDistinct sets every field reachable from v to a value distinct from the defaults and from
+// every other field, with two elements per slice and both kinds of any.
+func fillDistinct(v reflect.Value, n *int) {
+	*n++
+	switch v.Kind() {
+	case reflect.Struct:
+		for i := range v.NumField() {
+			fillDistinct(v.Field(i), n)
+		}
+	case reflect.String:
+		v.SetString("s\"" + strconv.Itoa(*n) + "\u2028✓")
+	case reflect.Int, reflect.Int64:
+		v.SetInt(int64(1000 + *n))
+	case reflect.Bool:
+		v.SetBool(*n%2 == 0)
+	case reflect.Pointer:
+		p := reflect.New(v.Type().Elem())
+		fillDistinct(p.Elem(), n)
+		v.Set(p)
+	case reflect.Slice:
+		s := reflect.MakeSlice(v.Type(), 2, 2)
+		for i := range 2 {
+			fillDistinct(s.Index(i), n)
+		}
+		v.Set(s)
+	case reflect.Interface:
+		if *n%2 == 0 {
+			v.Set(reflect.ValueOf(int64(*n)))
+		} else {
+			v.Set(reflect.ValueOf("p" + strconv.Itoa(*n)))
+		}
+	default:
+		panic("fillDistinct: " + v.Kind().String())
+	}
+}
+
+// The hand decoder reads back every field the reflection encoder writes: a field added to
+// Config and not to readConfig fails here.
+func TestCacheCodecCoversEveryField(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		c    func() *Config
+	}{
+		{"defaults", Default},
+		{"every field set", func() *Config {
+			c := &Config{}
+			n := 0
+			fillDistinct(reflect.ValueOf(c).Elem(), &n)
+			return c
+		}},
+		{"nil and empty slices, float and bool prep", func() *Config {
+			c := Default()
+			c.Statusline.Lines = [][]string{{}, nil}
+			c.Models = []Model{{Match: "a", Prep: 0.7}, {Window: "1m", Prep: true}}
+			c.Warning.Tiers = []string{}
+			c.Notify.Tiers = nil
+			c.Watch.Projects = nil
+			c.Warning.Prep = nil
+			return c
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			want := tt.c()
+			data := encodeCache(want, "k")
+			got := &Config{}
+			err := jsonscan.Decode(data, func(s *jsonscan.Scanner, k []byte) error {
+				if jsonscan.KeyIs(k, "config") {
+					return readConfig(s, got)
+				}
+				return s.Skip()
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("round trip differs:\n got %#v\nwant %#v", got, want)
+			}
+		})
 	}
 }
