@@ -3,7 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"github.com/zoneline/zoneline/internal/jsonscan"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -14,6 +14,8 @@ import (
 	"github.com/zoneline/zoneline/checkpoint"
 	"github.com/zoneline/zoneline/config"
 	"github.com/zoneline/zoneline/gitinfo"
+	"github.com/zoneline/zoneline/internal/jsonscan"
+	"github.com/zoneline/zoneline/internal/rawfs"
 	"github.com/zoneline/zoneline/internal/termcolor"
 	"github.com/zoneline/zoneline/payload"
 	"github.com/zoneline/zoneline/state"
@@ -42,7 +44,7 @@ func runStatusline(e *Env, args []string) (code int) {
 	data, readErr := payload.Read(e.Stdin)
 	cfg, cfgErr := e.loadConfigCached()
 	r := e.render(data, readErr, cfg, cfgErr)
-	fmt.Fprintln(e.Stdout, r.line)
+	io.WriteString(e.Stdout, r.line+"\n")
 	e.afterRender(r, time.Since(start))
 	return exitOK
 }
@@ -100,7 +102,7 @@ func (e *Env) render(data []byte, readErr error, cfg *config.Config, cfgErr erro
 	if !known && p.TranscriptPath != "" {
 		c, err := transcript.Tail(p.TranscriptPath, tailBytes)
 		switch {
-		case err != nil && !errors.Is(err, os.ErrNotExist):
+		case err != nil && !rawfs.IsNotExist(err):
 			v.Problems = append(v.Problems, "transcript: "+shortErr(err))
 			e.State.Log("statusline", "transcript %s: %v", p.TranscriptPath, err)
 		case c.Found:
