@@ -2,10 +2,8 @@ package checkpoint
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"github.com/zoneline/zoneline/state"
@@ -28,42 +26,16 @@ type VerifyOptions struct {
 	Session string // the session the checkpoint must belong to; "" skips that check
 }
 
-// lazyRE compiles a pattern on first use: zoneline is one binary, and the statusline, which
-// never verifies a checkpoint, must not pay for compiling these at start-up.
-func lazyRE(pattern string) func() *regexp.Regexp {
-	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
-}
-
 // mustHaveContent are sections for which "none" is not an answer.
 var mustHaveContent = map[string]bool{"Goal": true, "State": true, "Next": true}
 
-// placeholderRE matches text that was left as a prompt: <angle-bracket prompts>, TODO, TBD, …
-// A line is a placeholder when it is one: a template prompt such as "<the user's ask>" (alone,
-// or after "- Action: "), a line that starts with TODO/TBD/FIXME/XXX, or just "...". Real text
-// that merely contains one (Result<Config, Error>, "the TODO list") is not, and code spans are
-// removed before matching (see isPlaceholderText).
-var placeholderRE = lazyRE(`(?im)^\s*(?:[-*]\s*)?(?:[\w '/-]{1,40}:\s*)?(?:<[^<>\n]{3,}>\.?|(?:TODO|TBD|FIXME|XXX)\b.*|\.\.\.|…)\s*$`)
-
-// cellPlaceholderRE matches a table cell that is a template prompt: "| <system> |".
-var cellPlaceholderRE = lazyRE(`\|\s*<[^<>|\n]{3,}>\s*\|`)
-
-// codeSpanRE matches a markdown code span.
-var codeSpanRE = lazyRE("`[^`\n]*`")
-
-// isPlaceholderText reports whether body has a placeholder line, code spans aside.
+// isPlaceholderText reports whether body has a placeholder line, code spans aside. A line is a
+// placeholder when it is one: a template prompt such as "<the user's ask>" (alone, or after
+// "- Action: "), a line that starts with TODO/TBD/FIXME/XXX, or just "...". Real text that
+// merely contains one (Result<Config, Error>, "the TODO list") is not.
 func isPlaceholderText(body string) bool {
-	return placeholderRE().MatchString(codeSpanRE().ReplaceAllString(body, "code"))
+	return hasPlaceholderLine(replaceCodeSpans(body))
 }
-
-// vagueRE matches a Next that names no action.
-var vagueRE = lazyRE(`(?i)^\s*[-*]?\s*(continue|keep going|carry on|finish( the task| up)?|proceed|resume|do the rest|next steps?|see above|as before)\.?\s*$`)
-
-// anchorRE matches something concrete in Next: a `code span`, a path (a/b or name.ext), or a
-// file:line reference.
-var anchorRE = lazyRE("`[^`\n]+`" + `|[\w.~-]*/[\w./-]+|\b[\w-]+\.[A-Za-z0-9]{1,8}\b`)
-
-// expectRE matches the expected result in Next.
-var expectRE = lazyRE(`(?i)(expect|should|→|->|=>|so that|until|passes|fails with|returns|prints|exits? 0)`)
 
 // Verify checks a checkpoint and returns every problem, in line order. It checks the title and
 // the identity header, that each fixed section is present once, in order and not a placeholder,
@@ -182,7 +154,7 @@ func isPlaceholder(s *Section, name string) bool {
 	if name == "External state" {
 		// a table with only the template row, or a header and no rows, says nothing
 		text := stripTable(body)
-		if isPlaceholderText(body) || cellPlaceholderRE().MatchString(codeSpanRE().ReplaceAllString(body, "code")) {
+		if isPlaceholderText(body) || hasPlaceholderCell(replaceCodeSpans(body)) {
 			return true
 		}
 		return strings.TrimSpace(text) == "" && countRows(body) == 0
@@ -222,14 +194,14 @@ func countRows(body string) int {
 
 func verifyNext(s *Section, add func(int, string, ...any)) {
 	body := s.Body
-	if vagueRE().MatchString(body) {
+	if isVague(body) {
 		add(s.BodyLine, "Next is not a concrete action: name the file to change or the command to run, and the expected result")
 		return
 	}
-	if !anchorRE().MatchString(body) {
+	if !hasAnchor(body) {
 		add(s.BodyLine, "Next names no file or command: name the file (path) or the command (in `backticks`) of the one next action")
 	}
-	if !expectRE().MatchString(body) {
+	if !hasExpectation(body) {
 		add(s.BodyLine, "Next has no expected result: add what shows it worked (\"Expected: …\")")
 	}
 }
