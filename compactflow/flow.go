@@ -17,9 +17,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"regexp"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/zoneline/zoneline/checkpoint"
@@ -43,18 +41,68 @@ const (
 // DefaultInstructions is the preserve-instructions text sent with /compact.
 const DefaultInstructions = "Preserve verbatim: the zoneline checkpoint (goal, decisions, rules, external state, next action); exact ids, paths and commands."
 
-// busyRE matches a Claude Code screen that is working (mid-turn, compacting) or waiting on a
-// dialog (a permission prompt: an Enter there would approve a tool call).
-// (Compiled on first use: zoneline is one binary, and its statusline must not pay for it.)
-var busyRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)esc to interrupt|Compacting conversation|Do you want to|❯ *1\.|esc to cancel`)
-})
+// Busy reports whether a Claude Code screen shows it working (mid-turn or compacting) or waiting
+// on a dialog (a permission prompt: an Enter there would approve a tool call). It replaces
+//
+//	(?i)esc to interrupt|Compacting conversation|Do you want to|❯ *1\.|esc to cancel
+//
+// (written out by hand: regexp would be linked into every zoneline process, the statusline's
+// included, and slow each start).
+func Busy(screen string) bool {
+	for _, s := range []string{"esc to interrupt", "compacting conversation", "do you want to", "esc to cancel"} {
+		if containsFold(screen, s) {
+			return true
+		}
+	}
+	// "❯ 1." is the selected first choice of a dialog.
+	for rest := screen; ; {
+		_, after, ok := strings.Cut(rest, "❯")
+		if !ok {
+			return false
+		}
+		if strings.HasPrefix(strings.TrimLeft(after, " "), "1.") {
+			return true
+		}
+		rest = after
+	}
+}
 
-// blockedRE matches a compaction refused by a PreCompact hook.
-var blockedRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)compaction blocked`) })
+// compactionBlocked reports whether a screen shows a compaction refused by a PreCompact hook.
+// It replaces
+//
+//	(?i)compaction blocked
+func compactionBlocked(screen string) bool { return containsFold(screen, "compaction blocked") }
 
-// Busy reports whether a Claude Code screen shows it working (mid-turn or compacting).
-func Busy(screen string) bool { return busyRE().MatchString(screen) }
+// containsFold reports whether s contains lit under regexp's (?i) case folding. lit is lower
+// case; besides ASCII case, its 'k' matches the Kelvin sign "\u212a" and its 's' the long s
+// "\u017f" (the other ASCII letters fold only to each other).
+func containsFold(s, lit string) bool {
+	for i := range len(s) {
+		if hasFoldPrefix(s[i:], lit) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasFoldPrefix reports whether s starts with lit under (?i) case folding (see containsFold).
+func hasFoldPrefix(s, lit string) bool {
+	i := 0
+	for j := 0; j < len(lit); j++ {
+		c := lit[j]
+		switch {
+		case i < len(s) && (s[i] == c || 'A' <= s[i] && s[i] <= 'Z' && s[i]+'a'-'A' == c):
+			i++
+		case c == 'k' && strings.HasPrefix(s[i:], "\u212a"):
+			i += len("\u212a")
+		case c == 's' && strings.HasPrefix(s[i:], "\u017f"):
+			i += len("\u017f")
+		default:
+			return false
+		}
+	}
+	return true
+}
 
 // Steps, in order.
 const (
@@ -416,7 +464,7 @@ func (f *Flow) waitCompaction(ctx context.Context, sent time.Time, count0, reg0 
 	timedOut, err := f.poll(ctx, f.CompactWait, func() (bool, error) {
 		count, reg := f.compactionCounts()
 		sc, serr := f.Tmux.Capture(f.Target)
-		if serr == nil && blockedRE().MatchString(sc) {
+		if serr == nil && compactionBlocked(sc) {
 			return false, errors.New("the compaction was blocked by a PreCompact hook")
 		}
 		ended, _ := w.done(sc, serr)
