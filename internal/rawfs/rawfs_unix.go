@@ -104,7 +104,9 @@ func ReadDirNames(dir string) ([]string, error) {
 	}
 	defer syscall.Close(fd)
 	var names []string
-	buf := make([]byte, 8192)
+	// A small buffer, read as often as needed: a session folder holds a few dozen names, and a
+	// bigger one on the stack made every render grow its goroutine's stack once more.
+	buf := make([]byte, 1024)
 	for {
 		n, err := syscall.ReadDirent(fd, buf)
 		if err == syscall.EINTR {
