@@ -2,6 +2,7 @@ package statusline
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/zoneline/zoneline/zones"
 )
@@ -42,38 +43,53 @@ func newGlyphs(g glyphs) *glyphs {
 	return &g
 }
 
-// The glyph sets by name (Options.Glyphs). The unicode set is the default. Every non-ASCII
-// rune used here has its width in glyphWidth, so the hot path never asks go-runewidth.
+// The glyph sets by name (Options.Glyphs), as written: glyphSet builds the one a render uses on
+// first use (building all three at init cost every process, whichever command it ran). The
+// unicode set is the default. Every non-ASCII rune used here has its width in glyphWidth, so
+// the hot path never asks go-runewidth.
+const (
+	setUnicode = iota
+	setASCII
+	setNerd
+	numSets
+)
+
 var (
-	unicodeGlyphs = newGlyphs(glyphs{
-		zone: "●", unknown: "○", noZone: "--",
-		full: "▰", empty: "▱",
-		branch: "⎇ ", compactions: "↻", problem: "⚠ ", problemSep: "; ",
-		hint: "⚑ ", approx: "~", sep: " · ", ellipsis: "…",
-	})
-	asciiGlyphs = newGlyphs(glyphs{
-		zone: "*", unknown: "o", noZone: "--",
-		full: "#", empty: "-",
-		branch: "git:", compactions: "c", problem: "! ", problemSep: "; ",
-		hint: "> ", approx: "~", sep: " | ", ellipsis: "...",
-	})
-	nerdGlyphs = newGlyphs(glyphs{
-		zone: "●", unknown: "○", noZone: "--",
-		full: "▰", empty: "▱",
-		branch: "\ue0a0 ", compactions: "\uf021 ", problem: "\uf071 ", problemSep: "; ",
-		hint: "\uf024 ", approx: "~", sep: " · ", ellipsis: "…",
-	})
+	glyphSpecs = [numSets]glyphs{
+		setUnicode: {
+			zone: "●", unknown: "○", noZone: "--",
+			full: "▰", empty: "▱",
+			branch: "⎇ ", compactions: "↻", problem: "⚠ ", problemSep: "; ",
+			hint: "⚑ ", approx: "~", sep: " · ", ellipsis: "…",
+		},
+		setASCII: {
+			zone: "*", unknown: "o", noZone: "--",
+			full: "#", empty: "-",
+			branch: "git:", compactions: "c", problem: "! ", problemSep: "; ",
+			hint: "> ", approx: "~", sep: " | ", ellipsis: "...",
+		},
+		setNerd: {
+			zone: "●", unknown: "○", noZone: "--",
+			full: "▰", empty: "▱",
+			branch: "\ue0a0 ", compactions: "\uf021 ", problem: "\uf071 ", problemSep: "; ",
+			hint: "\uf024 ", approx: "~", sep: " · ", ellipsis: "…",
+		},
+	}
+	glyphOnce  [numSets]sync.Once
+	glyphBuilt [numSets]*glyphs
 )
 
 // glyphSet returns the glyph set named name: "ascii", "nerd", or else unicode.
 func glyphSet(name string) *glyphs {
+	i := setUnicode
 	switch name {
 	case "ascii":
-		return asciiGlyphs
+		i = setASCII
 	case "nerd":
-		return nerdGlyphs
+		i = setNerd
 	}
-	return unicodeGlyphs
+	glyphOnce[i].Do(func() { glyphBuilt[i] = newGlyphs(glyphSpecs[i]) })
+	return glyphBuilt[i]
 }
 
 // separatorGlyphs are common separator runes (Options.Separator) that glyphWidth also knows,

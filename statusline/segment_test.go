@@ -192,7 +192,7 @@ func TestSegmentNames(t *testing.T) {
 }
 
 func TestASCIIGlyphsHaveNoNonASCII(t *testing.T) {
-	g := asciiGlyphs
+	g := glyphSet("ascii")
 	fields := []string{g.zone, g.unknown, g.noZone, g.full, g.empty, g.fullRun, g.emptyRun, g.branch,
 		g.compactions, g.problem, g.problemSep, g.hint, g.approx, g.sep, g.ellipsis, g.hintText}
 	fields = append(fields, g.zoneText[:]...)

@@ -31,7 +31,7 @@ func TestZoneColours(t *testing.T) {
 		v := dumbView()
 		v.Zone = tt.zone
 		got := Render(v, Options{Profile: tt.profile, Lines: [][]string{{"zone", "tokens"}}})
-		text := unicodeGlyphs.zoneText[tt.zone]
+		text := glyphSet("unicode").zoneText[tt.zone]
 		want := text + " 142k/200k"
 		if tt.zone == zones.Unknown {
 			want = text // no tokens before the first reply

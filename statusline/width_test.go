@@ -14,7 +14,7 @@ import (
 // since both conditions are explicit.
 
 func TestGlyphWidthsMatchRunewidth(t *testing.T) {
-	for _, g := range []*glyphs{unicodeGlyphs, asciiGlyphs, nerdGlyphs} {
+	for _, g := range []*glyphs{glyphSet("unicode"), glyphSet("ascii"), glyphSet("nerd")} {
 		all := strings.Join([]string{g.zone, g.unknown, g.noZone, g.full, g.empty, g.branch, g.compactions,
 			g.problem, g.problemSep, g.hint, g.approx, g.sep, g.ellipsis, separatorGlyphs}, "")
 		for _, r := range all {
