@@ -168,11 +168,20 @@ type worker struct {
 	models map[string]string
 }
 
-// idSeed is shared so that the same message.id hashes the same in every worker.
-var idSeed = maphash.MakeSeed()
+// seed is the process's maphash seed, shared so that the same message.id hashes the same in
+// every worker. It is made on first use: at init, every zoneline process would pay for it.
+var (
+	seedOnce sync.Once
+	seedVal  maphash.Seed
+)
+
+func seed() maphash.Seed {
+	seedOnce.Do(func() { seedVal = maphash.MakeSeed() })
+	return seedVal
+}
 
 func newWorker() *worker {
-	return &worker{br: bufio.NewReaderSize(nil, MaxLine), seed: idSeed}
+	return &worker{br: bufio.NewReaderSize(nil, MaxLine), seed: seed()}
 }
 
 var (

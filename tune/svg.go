@@ -19,7 +19,21 @@ const (
 )
 
 // Zone colours, shared by every chart in the SVG.
-var svgColour = map[string]string{"smart": "#2da44e", "warn": "#bf8700", "dumb": "#cf222e", "auto": "#8250df", "prep": "#0969da"}
+func svgColour(name string) string {
+	switch name {
+	case "smart":
+		return "#2da44e"
+	case "warn":
+		return "#bf8700"
+	case "dumb":
+		return "#cf222e"
+	case "auto":
+		return "#8250df"
+	case "prep":
+		return "#0969da"
+	}
+	return ""
+}
 
 // SVG writes the report's charts as one standalone SVG: per model, the histogram of context
 // size per turn coloured by zone, with the warn, dumb and prep thresholds and the auto-compact
@@ -75,7 +89,7 @@ func svgModel(w *bufio.Writer, m *Model, y0 int) {
 		}
 		h := float64(c) / float64(peak) * svgPlot
 		fmt.Fprintf(w, `<rect x="%s" y="%s" width="%s" height="%s" fill="%s"><title>%s–%s: %d turns</title></rect>`+"\n",
-			f1(xOf(lo)+0.5), f1(base-h), f1(max(bw-1, 0.5)), f1(h), svgColour[zone], Tokens(lo), Tokens(lo+d.HistStep), c)
+			f1(xOf(lo)+0.5), f1(base-h), f1(max(bw-1, 0.5)), f1(h), svgColour(zone), Tokens(lo), Tokens(lo+d.HistStep), c)
 	}
 	// Axes and ticks.
 	fmt.Fprintf(w, `<line x1="%d" y1="%s" x2="%s" y2="%s" stroke="#57606a"/>`+"\n", svgLeft, f1(base), f1(float64(svgLeft)+plotW), f1(base))
@@ -92,7 +106,7 @@ func svgModel(w *bufio.Writer, m *Model, y0 int) {
 	marks := []struct {
 		name, colour string
 		at           int64
-	}{{"warn", svgColour["warn"], cur.Warn}, {"dumb", svgColour["dumb"], cur.Dumb}, {"prep", svgColour["prep"], cur.Prep}, {"auto-compact", svgColour["auto"], cur.AutoCompact}}
+	}{{"warn", svgColour("warn"), cur.Warn}, {"dumb", svgColour("dumb"), cur.Dumb}, {"prep", svgColour("prep"), cur.Prep}, {"auto-compact", svgColour("auto"), cur.AutoCompact}}
 	row := 0
 	for _, mk := range marks {
 		if mk.at <= 0 || float64(mk.at) > top {
@@ -117,8 +131,28 @@ func f1(v float64) string {
 	return strings.TrimSuffix(s, ".0")
 }
 
-// svgEscaper escapes text for SVG. (encoding/xml would do, but it is linked into every
-// zoneline process and its package init runs at every statusline start.)
-var svgEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&#34;", "'", "&#39;")
-
-func esc(s string) string { return svgEscaper.Replace(s) }
+// esc escapes text for SVG: & < > " ' as entities. (encoding/xml would do, but it is linked
+// into every zoneline process then; a strings.Replacer built at init cost every process too.)
+func esc(s string) string {
+	if !strings.ContainsAny(s, "&<>\"'") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '&':
+			b.WriteString("&amp;")
+		case '<':
+			b.WriteString("&lt;")
+		case '>':
+			b.WriteString("&gt;")
+		case '"':
+			b.WriteString("&#34;")
+		case '\'':
+			b.WriteString("&#39;")
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}

@@ -321,11 +321,9 @@ func analyze(o Options, results []fileResult, problems []fileResult) *Report {
 	return rep
 }
 
-var compSeed = maphash.MakeSeed()
-
 // compactionKey identifies a compaction across files (a resumed session repeats its history).
 func compactionKey(session string, ce compactEvent) uint64 {
-	return maphash.String(compSeed, fmt.Sprintf("%s|%s|%d|%d|%d", session, ce.c.Trigger, ce.c.PreTokens, ce.c.PostTokens, ce.c.Time.UnixNano()))
+	return maphash.String(seed(), fmt.Sprintf("%s|%s|%d|%d|%d", session, ce.c.Trigger, ce.c.PreTokens, ce.c.PostTokens, ce.c.Time.UnixNano()))
 }
 
 // nextModel returns the model of the first turn at or after index at, or "".
