@@ -60,8 +60,14 @@ type Command struct {
 // the JSON spacing: a prefilter before the second decode.
 var toolUseMarker = []byte(`"tool_use"`)
 
-// Tools whose input names a file they write.
-var fileTools = map[string]bool{"Write": true, "Edit": true, "MultiEdit": true, "NotebookEdit": true}
+// fileTool reports whether a tool's input names a file it writes.
+func fileTool(name string) bool {
+	switch name {
+	case "Write", "Edit", "MultiEdit", "NotebookEdit":
+		return true
+	}
+	return false
+}
 
 // Prefixes of user "prompts" that are harness output, not the user's words.
 var harnessPrefixes = []string{
@@ -276,7 +282,7 @@ func (c *collector) tool(b contentBlock) {
 		return
 	}
 	switch {
-	case fileTools[b.Name]:
+	case fileTool(b.Name):
 		p := in.FilePath
 		if p == "" {
 			p = in.NotebookPath

@@ -122,15 +122,45 @@ type wireUsage struct {
 	Output        float64 `json:"output_tokens"`
 }
 
-// knownTypes interns the record types seen from Claude Code 2.1.332, so that
-// skipping an uninteresting record allocates nothing.
-var knownTypes = map[string]string{
-	"user": "user", "assistant": "assistant", "system": "system",
-	"attachment": "attachment", "file-history-snapshot": "file-history-snapshot",
-	"last-prompt": "last-prompt", "mode": "mode", "permission-mode": "permission-mode",
-	"atis-latch": "atis-latch", "cost-state": "cost-state", "tools-used": "tools-used",
-	"api-request-shape": "api-request-shape", "api-request-blob": "api-request-blob",
-	"api-request": "api-request", "summary": "summary", "progress": "progress",
+// knownType interns the record types seen from Claude Code 2.1.332, so that skipping an
+// uninteresting record allocates nothing. (A switch, not a map: a map literal is built at init,
+// in every zoneline process.)
+func knownType(typ []byte) (string, bool) {
+	switch string(typ) {
+	case "user":
+		return "user", true
+	case "assistant":
+		return "assistant", true
+	case "system":
+		return "system", true
+	case "attachment":
+		return "attachment", true
+	case "file-history-snapshot":
+		return "file-history-snapshot", true
+	case "last-prompt":
+		return "last-prompt", true
+	case "mode":
+		return "mode", true
+	case "permission-mode":
+		return "permission-mode", true
+	case "atis-latch":
+		return "atis-latch", true
+	case "cost-state":
+		return "cost-state", true
+	case "tools-used":
+		return "tools-used", true
+	case "api-request-shape":
+		return "api-request-shape", true
+	case "api-request-blob":
+		return "api-request-blob", true
+	case "api-request":
+		return "api-request", true
+	case "summary":
+		return "summary", true
+	case "progress":
+		return "progress", true
+	}
+	return "", false
 }
 
 // ParseRecord decodes one transcript line (with or without its newline).
@@ -292,7 +322,7 @@ func topLevelType(line []byte) (string, bool) {
 		}
 		return s, true
 	}
-	if s, ok := knownTypes[string(typ)]; ok {
+	if s, ok := knownType(typ); ok {
 		return s, true
 	}
 	return string(typ), true
