@@ -39,23 +39,25 @@ type Output struct {
 // Handler handles one event.
 type Handler func(c *Context, h *payload.Hook) (Output, error)
 
-// handlers maps hook_event_name to its handler. Events not listed get no output.
-var handlers = map[string]Handler{}
-
-// register adds a handler; each event's file calls it from a var block, so the table stays
-// explicit and greppable: `var _ = register("PreCompact", preCompact)`.
-func register(event string, h Handler) bool {
-	handlers[event] = h
-	return true
+// handlerFor returns the handler of an event, nil for an event zoneline does not handle (no
+// output). It is the one list of events: a switch, not a map registered into at init.
+func handlerFor(event string) Handler {
+	switch event {
+	case "UserPromptSubmit":
+		return userPromptSubmit
+	case "PreCompact":
+		return preCompact
+	case "PostCompact":
+		return postCompact
+	case "SessionStart":
+		return sessionStart
+	}
+	return nil
 }
 
 // Events returns the events that have a handler.
 func Events() []string {
-	out := make([]string, 0, len(handlers))
-	for e := range handlers {
-		out = append(out, e)
-	}
-	return out
+	return []string{"UserPromptSubmit", "PreCompact", "PostCompact", "SessionStart"}
 }
 
 // Run handles one hook invocation: data is stdin. It writes the answer to stdout and returns the
@@ -71,8 +73,8 @@ func Run(c *Context, data []byte, readErr error, stdout io.Writer) int {
 			return 0
 		}
 	}
-	handle, ok := handlers[h.Event]
-	if !ok {
+	handle := handlerFor(h.Event)
+	if handle == nil {
 		return 0
 	}
 	type result struct {

@@ -9,8 +9,6 @@ import (
 	"github.com/zoneline/zoneline/state"
 )
 
-var _ = register("PostCompact", postCompact)
-
 // postCompact records the compaction in compactions.json (count, time, trigger, summary
 // length) and sets "restore pending" unless SessionStart(compact) already delivered the
 // restore for it; then it re-arms the warning loop. PostCompact cannot put anything into the

@@ -14,8 +14,6 @@ import (
 	"github.com/zoneline/zoneline/state"
 )
 
-var _ = register("PreCompact", preCompact)
-
 // snapshotTimeout bounds taking the snapshot (the transcript read and `git status`), well inside
 // the hook's Deadline.
 const snapshotTimeout = 2500 * time.Millisecond

@@ -40,13 +40,7 @@ const fallbackInstructions = `Recovery instructions: no checkpoint was written, 
 Treat its next steps as hypotheses; check the git state and files above before acting; before any
 non-idempotent action (push, PR, deploy, migration, message) verify whether it already happened.`
 
-func init() {
-	// The UserPromptSubmit handler (userprompt.go) calls restoreText for every prompt; it
-	// delivers the restore only when SessionStart did not.
-	restoreText = pendingRestore
-}
-
-// pendingRestore is UserPromptSubmit's restore: the text for the pending compaction when
+// pendingRestore is UserPromptSubmit's restore (userprompt.go calls it for every prompt): the text for the pending compaction when
 // SessionStart(compact) did not deliver it, else "". It marks the compaction delivered (under
 // the state lock, so of racing prompts only one gets the text).
 func pendingRestore(c *Context, h *payload.Hook) string {

@@ -5,8 +5,6 @@ import (
 	"github.com/zoneline/zoneline/state"
 )
 
-var _ = register("SessionStart", sessionStart)
-
 // sessionStart handles SessionStart. With source "compact" (after the summary, before
 // PostCompact) it puts the restore into the model's context and records that compaction
 // Count+1 was delivered, so neither PostCompact nor UserPromptSubmit delivers it again. Other

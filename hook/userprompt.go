@@ -9,8 +9,6 @@ import (
 	"github.com/zoneline/zoneline/state"
 )
 
-var _ = register("UserPromptSubmit", userPromptSubmit)
-
 // userPromptSubmit puts what the agent must know before this prompt into its context: the
 // restore after a compaction (restore.go) and the nudge to /compact-prep (nudge). With neither
 // it prints nothing; with no nudge pending the nudge costs one stat.
@@ -33,9 +31,9 @@ func userPromptSubmit(c *Context, h *payload.Hook) (Output, error) {
 	return AdditionalContext("UserPromptSubmit", strings.Join(parts, "\n\n")), nil
 }
 
-// restoreText is the restore-after-compaction part of the UserPromptSubmit answer; restore.go
-// replaces it.
-var restoreText = func(*Context, *payload.Hook) string { return "" }
+// restoreText is the restore-after-compaction part of the UserPromptSubmit answer (restore.go);
+// a variable so that a test can stand in for it.
+var restoreText = pendingRestore
 
 // nudge returns the /compact-prep nudge when a marker of this session waits undelivered, and
 // marks it delivered (exactly once, whatever races). A prompt that is itself /compact,
