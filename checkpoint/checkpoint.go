@@ -353,20 +353,33 @@ func Template(h Header) string {
 		KeySession, h.Session, KeyModel, h.Model, KeyCwd, h.Cwd, KeyTime, h.Time.UTC().Format(time.RFC3339),
 		KeyCompactions, max(h.Compactions, 0))
 	for _, s := range Sections {
-		fmt.Fprintf(&b, "## %s\n%s\n\n", s, templateBody[s])
+		fmt.Fprintf(&b, "## %s\n%s\n\n", s, templateBody(s))
 	}
 	return b.String()
 }
 
-var templateBody = map[string]string{
-	"Goal":      "<the user's ask, close to verbatim>",
-	"State":     "<each task: done / in flight / not started, with evidence (test output, commit, file)>",
-	"Next":      "- Action: <one concrete action: the file to change or the command to run>\n- Expected: <the result that shows it worked>",
-	"Decisions": "<question — decision — why; or \"none\">",
-	"Abandoned": "<approach — what went wrong — do not retry; or \"none\">",
-	"Rules":     "<constraints settled this session; or \"none\">",
-	"External state": "| system | identifier | applied | idempotent | verify |\n|---|---|---|---|---|\n" +
-		"| <git/github/db/…> | <branch, PR number, row id> | <yes/no/UNKNOWN> | <yes/no> | <`command that exits 0 when applied`> |",
-	"Skills":   "<skills to reload, e.g. /compact-prep; or \"none\">",
-	"Pointers": "<files to read back after compaction (paths, not contents); or \"none\">",
+// templateBody is the template's prompt for a section. (A switch, not a map built at init.)
+func templateBody(section string) string {
+	switch section {
+	case "Goal":
+		return "<the user's ask, close to verbatim>"
+	case "State":
+		return "<each task: done / in flight / not started, with evidence (test output, commit, file)>"
+	case "Next":
+		return "- Action: <one concrete action: the file to change or the command to run>\n- Expected: <the result that shows it worked>"
+	case "Decisions":
+		return "<question — decision — why; or \"none\">"
+	case "Abandoned":
+		return "<approach — what went wrong — do not retry; or \"none\">"
+	case "Rules":
+		return "<constraints settled this session; or \"none\">"
+	case "External state":
+		return "| system | identifier | applied | idempotent | verify |\n|---|---|---|---|---|\n" +
+			"| <git/github/db/…> | <branch, PR number, row id> | <yes/no/UNKNOWN> | <yes/no> | <`command that exits 0 when applied`> |"
+	case "Skills":
+		return "<skills to reload, e.g. /compact-prep; or \"none\">"
+	case "Pointers":
+		return "<files to read back after compaction (paths, not contents); or \"none\">"
+	}
+	return ""
 }

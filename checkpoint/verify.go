@@ -26,8 +26,10 @@ type VerifyOptions struct {
 	Session string // the session the checkpoint must belong to; "" skips that check
 }
 
-// mustHaveContent are sections for which "none" is not an answer.
-var mustHaveContent = map[string]bool{"Goal": true, "State": true, "Next": true}
+// mustHaveContent reports whether "none" is not an answer for a section.
+func mustHaveContent(section string) bool {
+	return section == "Goal" || section == "State" || section == "Next"
+}
 
 // isPlaceholderText reports whether body has a placeholder line, code spans aside. A line is a
 // placeholder when it is one: a template prompt such as "<the user's ask>" (alone, or after
@@ -117,7 +119,7 @@ func (c *Checkpoint) verifySections(add func(int, string, ...any)) {
 			if s.Body != "" {
 				what = "is still a placeholder"
 			}
-			if mustHaveContent[Sections[i]] {
+			if mustHaveContent(Sections[i]) {
 				add(s.BodyLine, "section %q %s: fill it in", Sections[i], what)
 			} else {
 				add(s.BodyLine, "section %q %s: fill it in, or write \"none\"", Sections[i], what)
@@ -148,7 +150,7 @@ func isPlaceholder(s *Section, name string) bool {
 	if body == "" {
 		return true
 	}
-	if mustHaveContent[name] && isNone(body) {
+	if mustHaveContent(name) && isNone(body) {
 		return true
 	}
 	if name == "External state" {
