@@ -37,6 +37,16 @@ func (s *Session) Same(o Session) bool {
 	return a == b
 }
 
+// OnlyMoved reports whether s differs from o at most in what moves with every turn of a
+// session: the token count and the transcript offset (besides the update and render times).
+// The statusline saves such a change within seconds rather than at every render.
+func (s *Session) OnlyMoved(o Session) bool {
+	a, b := *s, o
+	a.Tokens, b.Tokens = 0, 0
+	a.TranscriptOffset, b.TranscriptOffset = 0, 0
+	return a.Same(b)
+}
+
 // SessionFileName is the registry file in a session's folder.
 const SessionFileName = "session.json"
 
