@@ -8,7 +8,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"runtime/debug"
+	"sync/atomic"
 	"time"
 
 	"github.com/zoneline/zoneline/config"
@@ -28,6 +30,9 @@ type Context struct {
 	ClaudeDir string
 	Getenv    func(string) string
 	Now       func() time.Time
+	// GiveUp ends the process when a handler outlives Deadline (nil: log and exit 0, printing
+	// nothing). It runs on the timer's goroutine while the handler still runs.
+	GiveUp func()
 }
 
 // Output is a handler's answer. At most one of JSON and Text is printed.
@@ -77,30 +82,21 @@ func Run(c *Context, data []byte, readErr error, stdout io.Writer) int {
 	if handle == nil {
 		return 0
 	}
-	type result struct {
-		out Output
-		err error
-	}
-	done := make(chan result, 1)
-	go func() {
-		defer func() {
-			if r := recover(); r != nil {
-				done <- result{err: fmt.Errorf("panic: %v\n%s", r, debug.Stack())}
-			}
-		}()
-		out, err := handle(c, h)
-		done <- result{out, err}
-	}()
-	select {
-	case r := <-done:
-		if r.err != nil {
-			c.State.Log("hook", "%s: %v", h.Event, r.err)
+	giveUp := c.GiveUp
+	if giveUp == nil {
+		giveUp = func() {
+			c.State.Log("hook", "%s: gave up after %s", h.Event, Deadline)
+			os.Exit(0)
 		}
-		return write(c, h.Event, r.out, stdout)
-	case <-time.After(Deadline):
-		c.State.Log("hook", "%s: gave up after %s", h.Event, Deadline)
+	}
+	out, err, ok := runWithin(Deadline, giveUp, func() (Output, error) { return handle(c, h) })
+	if err != nil {
+		c.State.Log("hook", "%s: %v", h.Event, err)
+	}
+	if !ok {
 		return 0
 	}
+	return write(c, h.Event, out, stdout)
 }
 
 func write(c *Context, event string, out Output, stdout io.Writer) int {
@@ -116,6 +112,27 @@ func write(c *Context, event string, out Output, stdout io.Writer) int {
 		io.WriteString(stdout, out.Text+"\n")
 	}
 	return 0
+}
+
+// runWithin runs fn on the calling goroutine with a deadline d: when fn takes longer, giveUp
+// runs, from the timer's goroutine, and is to end the process. ok is false when the deadline
+// came first: nothing may be printed then. A panic in fn becomes err. (The handler used to run
+// on its own goroutine under a select; that started a second thread in every hook process.)
+func runWithin(d time.Duration, giveUp func(), fn func() (Output, error)) (out Output, err error, ok bool) {
+	var state atomic.Int32 // 0 running, 1 done, 2 given up
+	t := time.AfterFunc(d, func() {
+		if state.CompareAndSwap(0, 2) {
+			giveUp()
+		}
+	})
+	defer t.Stop()
+	defer func() {
+		if r := recover(); r != nil {
+			out, err, ok = Output{}, fmt.Errorf("panic: %v\n%s", r, debug.Stack()), state.CompareAndSwap(0, 1)
+		}
+	}()
+	out, err = fn()
+	return out, err, state.CompareAndSwap(0, 1)
 }
 
 // AdditionalContext is the hookSpecificOutput answer that puts text into the model's context

@@ -1,6 +1,10 @@
 package hook
 
-import "testing"
+import (
+	"strings"
+	"testing"
+	"time"
+)
 
 func TestEventsHaveHandlers(t *testing.T) {
 	for _, e := range Events() {
@@ -12,5 +16,35 @@ func TestEventsHaveHandlers(t *testing.T) {
 		if handlerFor(e) != nil {
 			t.Errorf("%q has a handler", e)
 		}
+	}
+}
+
+func TestRunWithin(t *testing.T) {
+	never := func() { t.Error("gave up on a handler within its deadline") }
+	out, err, ok := runWithin(time.Second, never, func() (Output, error) { return Output{Text: "hi"}, nil })
+	if !ok || err != nil || out.Text != "hi" {
+		t.Errorf("in time: %+v %v %v", out, err, ok)
+	}
+	out, err, ok = runWithin(time.Second, never, func() (Output, error) { panic("boom") })
+	if !ok || err == nil || !strings.Contains(err.Error(), "panic: boom") || out.Text != "" {
+		t.Errorf("panic: %+v %v %v", out, err, ok)
+	}
+	gaveUp := make(chan struct{})
+	release := make(chan struct{})
+	start := time.Now()
+	_, _, ok = runWithin(20*time.Millisecond, func() { close(gaveUp); close(release) }, func() (Output, error) {
+		<-release // a handler stuck on a slow disk, until the process would end
+		return Output{Text: "late"}, nil
+	})
+	select {
+	case <-gaveUp:
+	default:
+		t.Fatal("no give-up after the deadline")
+	}
+	if ok {
+		t.Error("a handler that outlived its deadline may still print")
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("gave up after %v", d)
 	}
 }
