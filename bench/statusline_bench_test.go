@@ -6,8 +6,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/zoneline/zoneline/internal/procbench"
+	"github.com/zoneline/zoneline/sessions"
+	"github.com/zoneline/zoneline/state"
 )
 
 const fixture = "../testdata/claude-code/edge-cases-sonnet-200k/statusline-edge-06-ctx-180k.json"
@@ -145,8 +148,9 @@ func BenchmarkStartup(b *testing.B) {
 }
 
 // BenchmarkStatuslineTurn renders as a running session does: the token count changes every
-// turn (100k, 105k, 100k, …, all in the warn zone), so every render also writes the session's
-// registry (one small atomic write: a temp file and a rename).
+// turn (100k, 105k, 100k, …, all in the warn zone). Such a render saves the registry only when
+// its saved state is a few seconds old (cli.mustSave); BenchmarkStatuslineSave measures a
+// render that saves.
 func BenchmarkStatuslineTurn(b *testing.B) {
 	zl := procbench.Build(b, "./cmd/zoneline")
 	floor := procbench.Build(b, "./internal/floor")
@@ -171,4 +175,48 @@ func BenchmarkStatuslineTurn(b *testing.B) {
 	procbench.Compare(b,
 		func() (procbench.Result, error) { return procbench.Run(zl, []string{"statusline"}, next(), e) },
 		func() (procbench.Result, error) { return procbench.Run(floor, nil, p100, e) })
+}
+
+// BenchmarkStatuslineSave renders as BenchmarkStatuslineTurn does, with a prompt recorded (as
+// the UserPromptSubmit hook does) before each render, untimed, so that every render also saves
+// the session's registry (a temp file and a rename): the first render after each prompt, and
+// one every few seconds in a long turn.
+func BenchmarkStatuslineSave(b *testing.B) {
+	zl := procbench.Build(b, "./cmd/zoneline")
+	floor := procbench.Build(b, "./internal/floor")
+	p100, err := os.ReadFile("../testdata/claude-code/edge-cases-sonnet-200k/statusline-edge-05-ctx-100k.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	p105 := []byte(strings.Replace(string(p100), `"cache_read_input_tokens": 98000`, `"cache_read_input_tokens": 103000`, 1))
+	if string(p105) == string(p100) {
+		b.Fatal("fixture changed: no cache_read_input_tokens of 98000")
+	}
+	dir := b.TempDir()
+	e := env(dir)
+	const id = "aaa8e696-ca66-4fcf-8fb3-651eb7e68c12"
+	d := state.Dir{Root: filepath.Join(dir, "state")}
+	registry := filepath.Join(dir, "state", "sessions", id, state.SessionFileName)
+	n := 0
+	render := func() (procbench.Result, error) {
+		n++
+		p := p100
+		if n%2 == 0 {
+			p = p105
+		}
+		if err := sessions.RecordPrompt(d, id, "p", time.Now()); err != nil {
+			return procbench.Result{}, err
+		}
+		before, _ := os.Stat(registry)
+		r, err := procbench.Run(zl, []string{"statusline"}, p, e)
+		if after, _ := os.Stat(registry); before != nil && after != nil && os.SameFile(before, after) {
+			b.Fatalf("render %d did not save the registry", n)
+		}
+		return r, err
+	}
+	if _, err := render(); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	procbench.Compare(b, render, func() (procbench.Result, error) { return procbench.Run(floor, nil, p100, e) })
 }
