@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/zoneline/zoneline/config"
@@ -55,8 +57,14 @@ func (e *Env) checkWarning(r rendered) {
 		e.State.Log("statusline", "warning: %v", err)
 	}
 	if len(res.Created) > 0 || res.Rearmed {
-		e.State.Log("statusline", "warning: session %s epoch %d: created %v, notified %q (spawned %t), re-armed %t",
-			r.session.ID, res.Epoch, res.Created, res.Notified.String(), spawned && err == nil, res.Rearmed)
+		// Built without fmt: this runs on the render that crosses a tier.
+		created := make([]string, len(res.Created))
+		for i, t := range res.Created {
+			created[i] = t.String()
+		}
+		e.State.LogLine("statusline", "warning: session "+r.session.ID+" epoch "+strconv.Itoa(res.Epoch)+
+			": created ["+strings.Join(created, " ")+"], notified \""+res.Notified.String()+"\" (spawned "+
+			strconv.FormatBool(spawned && err == nil)+"), re-armed "+strconv.FormatBool(res.Rearmed))
 	}
 }
 

@@ -108,15 +108,16 @@ func TestPlantedSymlinksProcess(t *testing.T) {
 	}
 }
 
-// TestNoShellFromPayload greps the tree: every exec.Command names a fixed program (a constant,
+// TestNoShellFromPayload greps the tree: every exec.Command (or fork/exec) names a fixed program (a constant,
 // or a binary found by the code, never payload text), and the one shell, checkpoint's reconcile,
 // runs only from `zoneline checkpoint reconcile`, a command a person runs.
 func TestNoShellFromPayload(t *testing.T) {
 	root := ".."
-	call := regexp.MustCompile(`exec\.Command(Context)?\(([^,)]*(,\s*)?)?([^,)]+)`)
+	call := regexp.MustCompile(`(exec\.Command(Context)?|syscall\.ForkExec|syscall\.StartProcess|os\.StartProcess)\(([^,)]*(,\s*)?)?([^,)]+)`)
 	allowed := map[string]bool{ // file → why its program is not payload data
 		"snapshot/snapshot.go":            true, // "git" with a fixed argv; cwd from the payload is cmd.Dir, not argv
-		"notify/spawn.go":                 true, // the companion binary found beside zoneline
+		"notify/detach_unix.go":           true, // the companion binary found beside zoneline (spawn.go)
+		"notify/detach_other.go":          true, // the same, outside Unix
 		"cli/notify.go":                   true, // the same companion
 		"cli/doctor.go":                   true, // the same companion
 		"compactflow/tmux.go":             true, // "tmux" (or a configured path) with an explicit argv

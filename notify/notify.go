@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/zoneline/zoneline/config"
+	"github.com/zoneline/zoneline/internal/jsonscan"
 	"github.com/zoneline/zoneline/internal/rawfs"
 	"github.com/zoneline/zoneline/state"
 	"github.com/zoneline/zoneline/zones"
@@ -195,13 +196,51 @@ type Marker struct {
 	Notify      bool      `json:"notify"` // a notification was sent for it
 }
 
-// File names in a session's folder.
+// File names in a session's folder (and markerName, "marker-<epoch>-<tier>.json"; epochs are
+// "epoch-<n>.json", deliveries "delivered-<epoch>-<tier>").
 const (
 	pendingName = "nudge-pending.json"
-	markerFmt   = "marker-%d-%s.json"
-	epochFmt    = "epoch-%d.json"
 	deliverFmt  = "delivered-%d-%s"
 )
+
+// markerName is the file name of a tier's marker in an epoch.
+func markerName(epoch int, t Tier) string {
+	return "marker-" + strconv.Itoa(epoch) + "-" + t.String() + ".json"
+}
+
+// appendJSON appends m as indented JSON, as encoding/json's MarshalIndent writes it (the
+// markers are written on the statusline's hot path, where encoding/json's first use costs a
+// fresh process hundreds of microseconds; TestMarkerJSON holds the two equal).
+func (m *Marker) appendJSON(b []byte) []byte {
+	str := func(key, v string) {
+		b = append(append(append(b, ",\n  \""...), key...), "\": "...)
+		b = jsonscan.AppendString(b, v)
+	}
+	num := func(key string, v int64) {
+		b = append(append(append(b, ",\n  \""...), key...), "\": "...)
+		b = strconv.AppendInt(b, v, 10)
+	}
+	flag := func(key string, v bool) {
+		b = append(append(append(b, ",\n  \""...), key...), "\": "...)
+		b = strconv.AppendBool(b, v)
+	}
+	b = jsonscan.AppendString(append(b, "{\n  \"session_id\": "...), m.Session)
+	num("epoch", int64(m.Epoch))
+	str("tier", m.Tier)
+	num("tokens", m.Tokens)
+	num("threshold", m.Threshold)
+	num("window", m.Window)
+	num("auto_compact", m.AutoCompact)
+	str("zone", m.Zone)
+	str("model", m.Model)
+	str("model_id", m.ModelID)
+	str("project", m.Project)
+	num("compactions", int64(m.Compactions))
+	str("time", m.Time.Format(time.RFC3339Nano))
+	flag("nudge", m.Nudge)
+	flag("notify", m.Notify)
+	return append(b, "\n}\n"...)
+}
 
 // Input is one render's facts for Check.
 type Input struct {
@@ -298,8 +337,7 @@ func Check(dir state.Dir, in Input) (Result, error) {
 			Time: in.Now.UTC(), Nudge: slices.Contains(in.Policy.Nudge, t),
 			Notify: t == notifyTier && in.Spawn != nil,
 		}
-		data, _ := json.MarshalIndent(m, "", "  ")
-		created, err := createExclusive(filepath.Join(sdir, fmt.Sprintf(markerFmt, res.Epoch, t)), append(data, '\n'))
+		created, err := createExclusive(filepath.Join(sdir, markerName(res.Epoch, t)), m.appendJSON(nil))
 		if err != nil {
 			return res, err
 		}
@@ -315,9 +353,9 @@ func Check(dir state.Dir, in Input) (Result, error) {
 		}
 	}
 	if pending != None {
-		data, _ := json.Marshal(pendingFile{Epoch: res.Epoch, Tier: pending.String()})
 		// A flag: when one is already there, the hook's re-scan finds this marker too.
-		if _, err := createExclusive(filepath.Join(sdir, pendingName), append(data, '\n')); err != nil {
+		data := `{"epoch":` + strconv.Itoa(res.Epoch) + `,"tier":"` + pending.String() + "\"}\n"
+		if _, err := createExclusive(filepath.Join(sdir, pendingName), []byte(data)); err != nil {
 			return res, err
 		}
 	}
@@ -330,11 +368,8 @@ func Check(dir state.Dir, in Input) (Result, error) {
 	return res, nil
 }
 
-// pendingFile is nudge-pending.json: informative only (the hook re-reads the markers).
-type pendingFile struct {
-	Epoch int    `json:"epoch"`
-	Tier  string `json:"tier"`
-}
+// nudge-pending.json holds {"epoch":…,"tier":…}: informative only (the hook re-reads the
+// markers).
 
 // Rearm advances the session's epoch when its current epoch has markers: every tier can fire
 // again. PostCompact calls it; the statusline re-arms on its own too (tokens falling below the
@@ -355,8 +390,10 @@ func Rearm(dir state.Dir, sessionID string) error {
 // advance moves the epoch from e to e+1, once: of racing callers, one creates epoch-<e+1>.json
 // and removes the pending nudge of the old epoch.
 func advance(sdir string, e int, reason string, now time.Time) (int, error) {
-	data, _ := json.Marshal(map[string]any{"epoch": e + 1, "reason": reason, "time": now.UTC()})
-	created, err := createExclusive(filepath.Join(sdir, fmt.Sprintf(epochFmt, e+1)), append(data, '\n'))
+	data := append(strconv.AppendInt([]byte(`{"epoch":`), int64(e+1), 10), `,"reason":`...)
+	data = jsonscan.AppendString(data, reason)
+	data = append(now.UTC().AppendFormat(append(data, `,"time":"`...), time.RFC3339Nano), "\"}\n"...)
+	created, err := createExclusive(filepath.Join(sdir, "epoch-"+strconv.Itoa(e+1)+".json"), data)
 	if err != nil {
 		return e, err
 	}
@@ -433,7 +470,7 @@ func epochTier(s string) (int, Tier, bool) {
 const maxMarker = 16 << 10
 
 func readMarker(sdir string, e int, t Tier) (*Marker, error) {
-	data, err := state.ReadFile(filepath.Join(sdir, fmt.Sprintf(markerFmt, e, t)), maxMarker)
+	data, err := state.ReadFile(filepath.Join(sdir, markerName(e, t)), maxMarker)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package notify
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -489,5 +490,35 @@ func TestFindCompanion(t *testing.T) {
 	}
 	if !strings.HasPrefix(fmt.Sprint(ErrNoBus), "zoneline: ") {
 		t.Error("error prefix")
+	}
+}
+
+// The hand-written marker JSON reads back as encoding/json reads it, and is byte for byte what
+// MarshalIndent writes for ordinary text.
+func TestMarkerJSON(t *testing.T) {
+	base := Marker{Session: "aaa8e696-ca66-4fcf-8fb3-651eb7e68c12", Epoch: 3, Tier: "dumb", Tokens: 125000,
+		Threshold: 120000, Window: 200000, AutoCompact: 167000, Zone: "dumb", Model: "Sonnet 4.5",
+		ModelID: "claude-sonnet-4-5-20250929", Project: "/home/u/project", Compactions: 2,
+		Time: time.Date(2026, 11, 30, 1, 2, 3, 456789000, time.UTC), Nudge: true}
+	odd := base
+	odd.Project, odd.Model, odd.Tier = "/tmp/a \"b\"\\c\n\t<&>\u2028é😀\x01", "", "imminent"
+	odd.Time, odd.Notify, odd.AutoCompact = time.Date(2026, 1, 2, 3, 4, 5, 0, time.FixedZone("x", 3600)), true, 0
+	for _, m := range []Marker{base, odd, {}} {
+		got := m.appendJSON(nil)
+		var back Marker
+		if err := json.Unmarshal(got, &back); err != nil {
+			t.Fatalf("%s: %v", got, err)
+		}
+		if !back.Time.Equal(m.Time) {
+			t.Errorf("time %v, want %v", back.Time, m.Time)
+		}
+		back.Time, m.Time = time.Time{}, time.Time{}
+		if back != m {
+			t.Errorf("round trip:\n got %+v\nwant %+v", back, m)
+		}
+	}
+	want, _ := json.MarshalIndent(base, "", "  ")
+	if got := base.appendJSON(nil); string(got) != string(want)+"\n" {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }

@@ -3,7 +3,6 @@ package notify
 import (
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -138,12 +137,5 @@ func (s Spawner) Spawn(n Notification) error {
 	if err != nil {
 		return err
 	}
-	cmd := exec.Command(bin, n.Args(s.StateDir)...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = nil, nil, nil // /dev/null
-	cmd.Dir = string(filepath.Separator)
-	detach(cmd)
-	if err := cmd.Start(); err != nil {
-		return err
-	}
-	return cmd.Process.Release()
+	return start(bin, n.Args(s.StateDir))
 }

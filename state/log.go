@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/zoneline/zoneline/internal/rawfs"
 )
 
 // MaxLog is the size at which the log is rotated to zoneline.log.1 (one old file is kept).
@@ -18,6 +20,15 @@ func (d Dir) LogPath() string { return filepath.Join(d.Root, "zoneline.log") }
 // Log appends one line to the state dir's log: time, the command, the message. It never fails
 // the caller: a log that cannot be written is dropped. The log is rotated past MaxLog.
 func (d Dir) Log(command, format string, args ...any) {
+	if d.Root == "" {
+		return
+	}
+	d.LogLine(command, fmt.Sprintf(format, args...))
+}
+
+// LogLine is Log with the message built by the caller (no fmt: the statusline logs a warning's
+// crossing on its hot path). The line is appended with one write through rawfs.
+func (d Dir) LogLine(command, msg string) {
 	if d.Root == "" {
 		return
 	}
@@ -33,12 +44,9 @@ func (d Dir) Log(command, format string, args ...any) {
 			os.Rename(path, path+".1")
 		}
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|oNoFollow, 0o600)
-	if err != nil {
-		return
-	}
-	defer f.Close()
-	fmt.Fprintf(f, "%s %s: %s\n", time.Now().UTC().Format(time.RFC3339), command, logText(fmt.Sprintf(format, args...)))
+	line := time.Now().UTC().AppendFormat(nil, time.RFC3339)
+	line = append(append(append(append(line, ' '), command...), ": "...), logText(msg)...)
+	rawfs.Append(path, append(line, '\n'), 0o600)
 }
 
 // MaxLogLine is the most bytes of one message the log keeps.
@@ -63,7 +71,10 @@ func logText(msg string) string {
 		case r == '\n':
 			b.WriteString("\n\t")
 		case r < 0x20 && r != '\t', r == 0x7f:
-			fmt.Fprintf(&b, "\\x%02x", r)
+			const hex = "0123456789abcdef"
+			b.WriteString("\\x")
+			b.WriteByte(hex[r>>4])
+			b.WriteByte(hex[r&0xf])
 		default:
 			b.WriteRune(r)
 		}

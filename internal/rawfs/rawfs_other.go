@@ -85,3 +85,16 @@ func WriteTemp(dir, prefix string, data []byte, perm fs.FileMode, sync bool) (st
 	}
 	return filepath.Clean(path), nil
 }
+
+// Append appends data to the file at path, creating it with mode perm.
+func Append(path string, data []byte, perm fs.FileMode) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, perm)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}

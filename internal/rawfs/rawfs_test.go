@@ -185,3 +185,31 @@ func TestIsNotExist(t *testing.T) {
 		}
 	}
 }
+
+func TestAppend(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "log")
+	for _, s := range []string{"one\n", "two\n"} {
+		if err := Append(p, []byte(s), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if b, _ := os.ReadFile(p); string(b) != "one\ntwo\n" {
+		t.Fatalf("%q", b)
+	}
+	if fi, _ := os.Stat(p); runtime.GOOS != "windows" && fi.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v", fi.Mode())
+	}
+	if runtime.GOOS != "windows" {
+		target := filepath.Join(dir, "target")
+		os.WriteFile(target, nil, 0o600)
+		link := filepath.Join(dir, "link")
+		os.Symlink(target, link)
+		if err := Append(link, []byte("x"), 0o600); err == nil {
+			t.Error("appended through a symlink")
+		}
+		if b, _ := os.ReadFile(target); len(b) != 0 {
+			t.Errorf("target got %q", b)
+		}
+	}
+}

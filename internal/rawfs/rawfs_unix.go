@@ -170,3 +170,27 @@ func WriteTemp(dir, prefix string, data []byte, perm fs.FileMode, sync bool) (st
 	}
 	return path, nil
 }
+
+// Append appends data to the file at path with one write (O_APPEND: lines from racing
+// processes do not interleave), creating it with mode perm; a symlink at path is refused.
+func Append(path string, data []byte, perm fs.FileMode) error {
+	fd, err := open(path, syscall.O_WRONLY|syscall.O_APPEND|syscall.O_CREAT|syscall.O_CLOEXEC|syscall.O_NOFOLLOW, uint32(perm.Perm()))
+	if err != nil {
+		return &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	for rest := data; len(rest) > 0; {
+		n, err := syscall.Write(fd, rest)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			syscall.Close(fd)
+			return &fs.PathError{Op: "write", Path: path, Err: err}
+		}
+		rest = rest[n:]
+	}
+	if err := syscall.Close(fd); err != nil {
+		return &fs.PathError{Op: "close", Path: path, Err: err}
+	}
+	return nil
+}

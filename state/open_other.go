@@ -1,6 +1,0 @@
-//go:build !unix
-
-package state
-
-// oNoFollow: no O_NOFOLLOW outside Unix.
-const oNoFollow = 0
