@@ -95,11 +95,13 @@ type wireRecord struct {
 		Usage   *wireUsage  `json:"usage"`
 		Content contentSink `json:"content"`
 	} `json:"message"`
-	CompactMetadata *struct {
-		Trigger    string  `json:"trigger"`
-		PreTokens  float64 `json:"preTokens"`
-		PostTokens float64 `json:"postTokens"`
-	} `json:"compactMetadata"`
+	CompactMetadata *wireCompact `json:"compactMetadata"`
+}
+
+type wireCompact struct {
+	Trigger    string  `json:"trigger"`
+	PreTokens  float64 `json:"preTokens"`
+	PostTokens float64 `json:"postTokens"`
 }
 
 // contentSink keeps message.content only when asked to (Facts needs it,
@@ -168,8 +170,9 @@ func knownType(typ []byte) (string, bool) {
 // string "type", such as a half-written last line.
 //
 // A cheap scan finds the top-level "type" first; only user, assistant and
-// system records go through encoding/json, and for those false also means
-// the line is not valid JSON. ParseRecord never retains line.
+// system records are decoded (with jsonscan, as encoding/json would: see
+// record_scan.go), and for those false also means the line is not valid
+// JSON. ParseRecord never retains line.
 func ParseRecord(line []byte) (Record, bool) {
 	return parseRecord(line, nil)
 }
@@ -187,10 +190,21 @@ func parseRecord(line []byte, content *[]byte) (Record, bool) {
 		return Record{Type: typ}, true
 	}
 	var w wireRecord
-	w.Message.Content.dst = content
-	if err := json.Unmarshal(line, &w); err != nil {
-		return Record{}, false
+	if content == nil {
+		if !scanRecord(line, &w) {
+			return Record{}, false
+		}
+	} else {
+		w.Message.Content.dst = content
+		if err := json.Unmarshal(line, &w); err != nil {
+			return Record{}, false
+		}
 	}
+	return recordOf(typ, &w), true
+}
+
+// recordOf builds the Record of a decoded user, assistant or system line.
+func recordOf(typ string, w *wireRecord) Record {
 	r := Record{
 		Type:             typ, // the exact key; encoding/json matches keys case-insensitively
 		Subtype:          w.Subtype,
@@ -229,7 +243,7 @@ func parseRecord(line []byte, content *[]byte) (Record, bool) {
 	} else if r.IsCompactBoundary() {
 		r.Compaction = &Compaction{Time: r.Time}
 	}
-	return r, true
+	return r
 }
 
 func clampFloat(v float64) int64 {
