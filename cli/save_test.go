@@ -29,6 +29,7 @@ func TestMustSave(t *testing.T) {
 	}{
 		{"no registry yet", false, time.Second, nil, nil, 0, true},
 		{"unchanged", true, 10 * time.Second, nil, nil, 0, false},
+		{"unchanged, a prompt after the save", true, 10 * time.Second, nil, nil, 5 * time.Second, true},
 		{"unchanged for a minute", true, 61 * time.Second, nil, nil, 0, true},
 		{"tokens moved, just saved", true, time.Second, nil, moved, 0, false},
 		{"tokens moved, saved 5s ago", true, 5 * time.Second, nil, moved, 0, true},

@@ -206,9 +206,7 @@ func (e *Env) mustSave(r rendered) bool {
 	switch {
 	case !r.loaded, age < 0, age > time.Minute:
 		return true
-	case !r.changed:
-		return false
-	case !r.session.OnlyMoved(r.saved), age >= saveAfter:
+	case r.changed && (!r.session.OnlyMoved(r.saved) || age >= saveAfter):
 		return true
 	case r.session.TranscriptOffset != r.saved.TranscriptOffset && !r.session.TranscriptCounted,
 		r.session.TranscriptOffset-r.saved.TranscriptOffset > rescanAfter:
