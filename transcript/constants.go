@@ -18,7 +18,9 @@ const (
 
 	// tailFirstChunk is the size of Tail's first read from the end. Later
 	// reads double, so a long line costs a linear number of copied bytes.
-	tailFirstChunk int64 = 64 << 10
+	// The last assistant reply is usually within the last few KiB; a 64 KiB
+	// first read cost the statusline about 30 fresh pages on every render.
+	tailFirstChunk int64 = 8 << 10
 
 	// MaxTokens caps every token count this package reports (about 1.1e12,
 	// far above any context window); larger values in a transcript are
