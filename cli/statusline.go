@@ -3,7 +3,6 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -45,7 +44,7 @@ func runStatusline(e *Env, args []string) (code int) {
 	data, readErr := payload.Read(e.Stdin)
 	cfg, cfgErr := e.loadConfigCached()
 	r := e.render(data, readErr, cfg, cfgErr)
-	io.WriteString(e.Stdout, r.line+"\n")
+	e.Stdout.Write(append([]byte(r.line), '\n')) // (io.WriteString's interface assertion builds an itab on first use)
 	e.afterRender(r, time.Since(start))
 	return exitOK
 }
