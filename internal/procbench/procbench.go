@@ -5,6 +5,7 @@ package procbench
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -101,19 +102,25 @@ func Run(bin string, args []string, stdin []byte, env []string) (Result, error) 
 	return r, err
 }
 
-// Compare runs a and b alternately b.N times each and reports each one's mean wall time and the
-// ratio a/b ("x-floor" when b is the floor). Alternating keeps drift in the machine's load from
-// favouring either side. (Peak RSS is measured apart: ReportPeakRSS.)
+// Compare runs a and b alternately b.N times each, each first in turn, and reports each one's
+// mean wall time and the ratio a/b ("x-floor" when b is the floor). Alternating keeps drift in
+// the machine's load from favouring either side. (Peak RSS is measured apart: ReportPeakRSS.)
 func Compare(b *testing.B, a, floor func() (Result, error)) {
 	b.Helper()
 	var ta, tf time.Duration
 	for i := 0; i < b.N; i++ {
-		rf, err := floor()
-		if err != nil {
-			b.Fatal(err)
+		// Swap which runs first at every iteration: the second of two back-to-back processes
+		// ran measurably faster here (about 6% for two copies of the floor).
+		var ra, rf Result
+		var errA, errF error
+		if i%2 == 0 {
+			rf, errF = floor()
+			ra, errA = a()
+		} else {
+			ra, errA = a()
+			rf, errF = floor()
 		}
-		ra, err := a()
-		if err != nil {
+		if err := errors.Join(errA, errF); err != nil {
 			b.Fatal(err)
 		}
 		if ra.Code != 0 {
