@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 
 	"github.com/zoneline/zoneline/internal/rawfs"
 )
@@ -58,13 +59,27 @@ func (d Dir) Session(id string) (string, error) {
 	}
 	sessions := filepath.Join(d.Root, SessionsDirName)
 	dir := filepath.Join(sessions, strings.ToLower(id))
+	if v := checked.Load(); v != nil && *v == dir {
+		return dir, nil
+	}
+	isDir := false
 	for _, p := range [...]string{sessions, dir} {
-		if fi, err := os.Lstat(p); err == nil && !fi.IsDir() {
+		exists, d := rawfs.Kind(p)
+		if exists && !d {
 			return "", fmt.Errorf("%w: %s", ErrPlanted, p)
 		}
+		isDir = exists && d
+	}
+	if isDir {
+		checked.Store(&dir)
 	}
 	return dir, nil
 }
+
+// checked is the session folder Session last found to be a real directory, so the next calls
+// in the process (a render makes five) skip the two lstats. A symlink planted in the
+// milliseconds since is the same race as one planted between any check and its use.
+var checked atomic.Pointer[string]
 
 // SessionFile returns the path of a file in the session's folder.
 func (d Dir) SessionFile(id, name string) (string, error) {

@@ -98,3 +98,13 @@ func Append(path string, data []byte, perm fs.FileMode) error {
 	}
 	return f.Close()
 }
+
+// Kind reports whether something exists at path (without following a symlink there) and
+// whether it is a directory.
+func Kind(path string) (exists, isDir bool) {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return false, false
+	}
+	return true, fi.IsDir()
+}

@@ -213,3 +213,24 @@ func TestAppend(t *testing.T) {
 		}
 	}
 }
+
+func TestKind(t *testing.T) {
+	dir := t.TempDir()
+	f := filepath.Join(dir, "f")
+	os.WriteFile(f, nil, 0o600)
+	link := filepath.Join(dir, "link")
+	symlinked := runtime.GOOS != "windows" && os.Symlink(dir, link) == nil
+	for _, tt := range []struct {
+		path          string
+		exists, isDir bool
+	}{{dir, true, true}, {f, true, false}, {filepath.Join(dir, "nope"), false, false}} {
+		if e, d := Kind(tt.path); e != tt.exists || d != tt.isDir {
+			t.Errorf("Kind(%s) = %v, %v", tt.path, e, d)
+		}
+	}
+	if symlinked {
+		if e, d := Kind(link); !e || d {
+			t.Errorf("a symlink to a folder: %v, %v (want a non-directory)", e, d)
+		}
+	}
+}

@@ -194,3 +194,19 @@ func Append(path string, data []byte, perm fs.FileMode) error {
 	}
 	return nil
 }
+
+// Kind reports whether something exists at path (without following a symlink there) and
+// whether it is a directory: one lstat, with nothing allocated.
+func Kind(path string) (exists, isDir bool) {
+	var st syscall.Stat_t
+	for {
+		err := syscall.Lstat(path, &st)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return false, false
+		}
+		return true, st.Mode&syscall.S_IFMT == syscall.S_IFDIR
+	}
+}
