@@ -1,11 +1,6 @@
 package statusline
 
-import (
-	"strings"
-	"sync"
-
-	"github.com/zoneline/zoneline/zones"
-)
+import "github.com/zoneline/zoneline/zones"
 
 // glyphs is one glyph set: every fixed string a segment or the renderer prints.
 type glyphs struct {
@@ -23,30 +18,16 @@ type glyphs struct {
 	sep           string // default separator between segments
 	ellipsis      string // tail of truncated text
 
-	// Built by newGlyphs from the fields above, so rendering them allocates nothing.
+	// Derived from the fields above (written out, so rendering them allocates nothing).
 	zoneText  [4]string // by zones.Zone: "○ --", "● SMART", "● WARN", "● DUMB"
 	hintText  string    // "⚑ /compact-prep"
 	readyText string    // "⚑ /compact": the checkpoint is written, compact now
 }
 
-func newGlyphs(g glyphs) *glyphs {
-	g.fullRun = strings.Repeat(g.full, MaxBarWidth)
-	g.emptyRun = strings.Repeat(g.empty, MaxBarWidth)
-	g.zoneText = [4]string{
-		zones.Unknown: g.unknown + " " + g.noZone,
-		zones.Smart:   g.zone + " SMART",
-		zones.Warn:    g.zone + " WARN",
-		zones.Dumb:    g.zone + " DUMB",
-	}
-	g.hintText = g.hint + "/compact-prep"
-	g.readyText = g.hint + "/compact"
-	return &g
-}
-
-// The glyph sets by name (Options.Glyphs), as written: glyphSet builds the one a render uses on
-// first use (building all three at init cost every process, whichever command it ran). The
-// unicode set is the default. Every non-ASCII rune used here has its width in glyphWidth, so
-// the hot path never asks go-runewidth.
+// The glyph sets by name (Options.Glyphs), every field a constant, so that nothing is built at
+// run time (TestGlyphSetsBuilt checks the derived fields against the fields they come from).
+// The unicode set is the default. Every non-ASCII rune used here has its width in glyphWidth,
+// so the hot path never asks go-runewidth.
 const (
 	setUnicode = iota
 	setASCII
@@ -54,42 +35,56 @@ const (
 	numSets
 )
 
-var (
-	glyphSpecs = [numSets]glyphs{
-		setUnicode: {
-			zone: "●", unknown: "○", noZone: "--",
-			full: "▰", empty: "▱",
-			branch: "⎇ ", compactions: "↻", problem: "⚠ ", problemSep: "; ",
-			hint: "⚑ ", approx: "~", sep: " · ", ellipsis: "…",
-		},
-		setASCII: {
-			zone: "*", unknown: "o", noZone: "--",
-			full: "#", empty: "-",
-			branch: "git:", compactions: "c", problem: "! ", problemSep: "; ",
-			hint: "> ", approx: "~", sep: " | ", ellipsis: "...",
-		},
-		setNerd: {
-			zone: "●", unknown: "○", noZone: "--",
-			full: "▰", empty: "▱",
-			branch: "\ue0a0 ", compactions: "\uf021 ", problem: "\uf071 ", problemSep: "; ",
-			hint: "\uf024 ", approx: "~", sep: " · ", ellipsis: "…",
-		},
-	}
-	glyphOnce  [numSets]sync.Once
-	glyphBuilt [numSets]*glyphs
+// Ten gauge cells; runs of MaxBarWidth (40) are four of them.
+const (
+	fullCellsU  = "▰▰▰▰▰▰▰▰▰▰"
+	emptyCellsU = "▱▱▱▱▱▱▱▱▱▱"
+	fullCellsA  = "##########"
+	emptyCellsA = "----------"
 )
+
+var glyphSets = [numSets]glyphs{
+	setUnicode: {
+		zone: "●", unknown: "○", noZone: "--",
+		full: "▰", empty: "▱",
+		fullRun:  fullCellsU + fullCellsU + fullCellsU + fullCellsU,
+		emptyRun: emptyCellsU + emptyCellsU + emptyCellsU + emptyCellsU,
+		branch:   "⎇ ", compactions: "↻", problem: "⚠ ", problemSep: "; ",
+		hint: "⚑ ", approx: "~", sep: " · ", ellipsis: "…",
+		zoneText: [4]string{zones.Unknown: "○ --", zones.Smart: "● SMART", zones.Warn: "● WARN", zones.Dumb: "● DUMB"},
+		hintText: "⚑ /compact-prep", readyText: "⚑ /compact",
+	},
+	setASCII: {
+		zone: "*", unknown: "o", noZone: "--",
+		full: "#", empty: "-",
+		fullRun:  fullCellsA + fullCellsA + fullCellsA + fullCellsA,
+		emptyRun: emptyCellsA + emptyCellsA + emptyCellsA + emptyCellsA,
+		branch:   "git:", compactions: "c", problem: "! ", problemSep: "; ",
+		hint: "> ", approx: "~", sep: " | ", ellipsis: "...",
+		zoneText: [4]string{zones.Unknown: "o --", zones.Smart: "* SMART", zones.Warn: "* WARN", zones.Dumb: "* DUMB"},
+		hintText: "> /compact-prep", readyText: "> /compact",
+	},
+	setNerd: {
+		zone: "●", unknown: "○", noZone: "--",
+		full: "▰", empty: "▱",
+		fullRun:  fullCellsU + fullCellsU + fullCellsU + fullCellsU,
+		emptyRun: emptyCellsU + emptyCellsU + emptyCellsU + emptyCellsU,
+		branch:   "\ue0a0 ", compactions: "\uf021 ", problem: "\uf071 ", problemSep: "; ",
+		hint: "\uf024 ", approx: "~", sep: " · ", ellipsis: "…",
+		zoneText: [4]string{zones.Unknown: "○ --", zones.Smart: "● SMART", zones.Warn: "● WARN", zones.Dumb: "● DUMB"},
+		hintText: "\uf024 /compact-prep", readyText: "\uf024 /compact",
+	},
+}
 
 // glyphSet returns the glyph set named name: "ascii", "nerd", or else unicode.
 func glyphSet(name string) *glyphs {
-	i := setUnicode
 	switch name {
 	case "ascii":
-		i = setASCII
+		return &glyphSets[setASCII]
 	case "nerd":
-		i = setNerd
+		return &glyphSets[setNerd]
 	}
-	glyphOnce[i].Do(func() { glyphBuilt[i] = newGlyphs(glyphSpecs[i]) })
-	return glyphBuilt[i]
+	return &glyphSets[setUnicode]
 }
 
 // separatorGlyphs are common separator runes (Options.Separator) that glyphWidth also knows,
