@@ -41,6 +41,7 @@ const (
 	Warn          // the warn zone: informative notification
 	Dumb          // the prep threshold (default: the dumb zone): marker, nudge, notification
 	Imminent      // within Warning.ImminentDistance of the auto-compact point: nudge and notify again
+	numTiers
 )
 
 // tiersDown is every tier, highest first: the order crossings are claimed in.
@@ -409,13 +410,12 @@ func advance(sdir string, e int, reason string, now time.Time) (int, error) {
 type scanned struct {
 	epoch     int
 	markers   []Tier         // markers of the current epoch
-	delivered map[Tier]bool  // delivered nudges of the current epoch
-	all       map[int][]Tier // markers by epoch
+	delivered [numTiers]bool // delivered nudges of the current epoch, by tier
 }
 
 // scan reads a session's folder once. A missing folder is an empty session.
 func scan(sdir string) (scanned, error) {
-	sc := scanned{all: map[int][]Tier{}, delivered: map[Tier]bool{}}
+	var sc scanned
 	names, err := rawfs.ReadDirNames(sdir) // no os.File: see rawfs
 	if rawfs.IsNotExist(err) {
 		return sc, nil
@@ -423,35 +423,29 @@ func scan(sdir string) (scanned, error) {
 	if err != nil {
 		return sc, err
 	}
-	type epTier struct {
-		e int
-		t Tier
-	}
-	var dl []epTier
+	// The current epoch is the highest epoch file; markers and deliveries of older epochs are
+	// ignored. (Two passes over a few dozen names; no maps.)
 	for _, n := range names {
-		switch {
-		case strings.HasPrefix(n, "epoch-") && strings.HasSuffix(n, ".json"):
-			if e, err := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(n, "epoch-"), ".json")); err == nil && e > sc.epoch {
+		if rest, ok := strings.CutPrefix(n, "epoch-"); ok {
+			if e, err := strconv.Atoi(strings.TrimSuffix(rest, ".json")); err == nil && strings.HasSuffix(rest, ".json") && e > sc.epoch {
 				sc.epoch = e
 			}
+		}
+	}
+	for _, n := range names {
+		switch {
 		case strings.HasPrefix(n, "marker-") && strings.HasSuffix(n, ".json"):
-			if e, t, ok := epochTier(strings.TrimSuffix(strings.TrimPrefix(n, "marker-"), ".json")); ok {
-				sc.all[e] = append(sc.all[e], t)
+			if e, t, ok := epochTier(strings.TrimSuffix(strings.TrimPrefix(n, "marker-"), ".json")); ok && e == sc.epoch {
+				sc.markers = append(sc.markers, t)
 			}
 		case strings.HasPrefix(n, "delivered-"):
-			if e, t, ok := epochTier(strings.TrimPrefix(n, "delivered-")); ok {
-				dl = append(dl, epTier{e, t})
+			if e, t, ok := epochTier(strings.TrimPrefix(n, "delivered-")); ok && e == sc.epoch {
+				sc.delivered[t] = true
 			}
 		}
 	}
-	sc.markers = sc.all[sc.epoch]
 	slices.Sort(sc.markers)
 	slices.Reverse(sc.markers)
-	for _, d := range dl {
-		if d.e == sc.epoch {
-			sc.delivered[d.t] = true
-		}
-	}
 	return sc, nil
 }
 
