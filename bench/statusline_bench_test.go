@@ -177,10 +177,9 @@ func BenchmarkStatuslineTurn(b *testing.B) {
 		func() (procbench.Result, error) { return procbench.Run(floor, nil, p100, e) })
 }
 
-// BenchmarkStatuslineSave renders as BenchmarkStatuslineTurn does, with a prompt recorded (as
-// the UserPromptSubmit hook does) before each render, untimed, so that every render also saves
-// the session's registry (a temp file and a rename): the first render after each prompt, and
-// one every few seconds in a long turn.
+// BenchmarkStatuslineSave renders as BenchmarkStatuslineTurn does, but the model's display
+// name alternates too, so that every render rewrites the session's registry (a temp file and a
+// rename): the cost of a render whose zone, model, window or compaction count changed.
 func BenchmarkStatuslineSave(b *testing.B) {
 	zl := procbench.Build(b, "./cmd/zoneline")
 	floor := procbench.Build(b, "./internal/floor")
@@ -188,15 +187,50 @@ func BenchmarkStatuslineSave(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	p105 := []byte(strings.Replace(string(p100), `"cache_read_input_tokens": 98000`, `"cache_read_input_tokens": 103000`, 1))
-	if string(p105) == string(p100) {
-		b.Fatal("fixture changed: no cache_read_input_tokens of 98000")
+	p105 := []byte(strings.Replace(strings.Replace(string(p100), `"cache_read_input_tokens": 98000`, `"cache_read_input_tokens": 103000`, 1), `"display_name": "Sonnet 4.5"`, `"display_name": "Sonnet 4.5 (bench)"`, 1))
+	if !strings.Contains(string(p105), "(bench)") || !strings.Contains(string(p105), "103000") {
+		b.Fatal("fixture changed: no display_name Sonnet 4.5 or cache_read_input_tokens of 98000")
 	}
 	dir := b.TempDir()
 	e := env(dir)
 	const id = "aaa8e696-ca66-4fcf-8fb3-651eb7e68c12"
-	d := state.Dir{Root: filepath.Join(dir, "state")}
 	registry := filepath.Join(dir, "state", "sessions", id, state.SessionFileName)
+	n := 0
+	render := func() (procbench.Result, error) {
+		n++
+		p := p100
+		if n%2 == 0 {
+			p = p105
+		}
+		before, _ := os.Stat(registry)
+		r, err := procbench.Run(zl, []string{"statusline"}, p, e)
+		if after, _ := os.Stat(registry); before != nil && after != nil && os.SameFile(before, after) {
+			b.Fatalf("render %d did not save the registry", n)
+		}
+		return r, err
+	}
+	if _, err := render(); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	procbench.Compare(b, render, func() (procbench.Result, error) { return procbench.Run(floor, nil, p100, e) })
+}
+
+// BenchmarkStatuslinePrompt renders as BenchmarkStatuslineTurn does, with a prompt recorded (as
+// the UserPromptSubmit hook does) before each render, untimed: the first render after each
+// prompt, which touches the registry so that its time follows the prompt.
+func BenchmarkStatuslinePrompt(b *testing.B) {
+	zl := procbench.Build(b, "./cmd/zoneline")
+	floor := procbench.Build(b, "./internal/floor")
+	p100, err := os.ReadFile("../testdata/claude-code/edge-cases-sonnet-200k/statusline-edge-05-ctx-100k.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	p105 := []byte(strings.Replace(string(p100), `"cache_read_input_tokens": 98000`, `"cache_read_input_tokens": 103000`, 1))
+	dir := b.TempDir()
+	e := env(dir)
+	const id = "aaa8e696-ca66-4fcf-8fb3-651eb7e68c12"
+	d := state.Dir{Root: filepath.Join(dir, "state")}
 	n := 0
 	render := func() (procbench.Result, error) {
 		n++
@@ -207,10 +241,9 @@ func BenchmarkStatuslineSave(b *testing.B) {
 		if err := sessions.RecordPrompt(d, id, "p", time.Now()); err != nil {
 			return procbench.Result{}, err
 		}
-		before, _ := os.Stat(registry)
 		r, err := procbench.Run(zl, []string{"statusline"}, p, e)
-		if after, _ := os.Stat(registry); before != nil && after != nil && os.SameFile(before, after) {
-			b.Fatalf("render %d did not save the registry", n)
+		if s, _ := d.LoadSession(id); n > 1 && s.Updated.Before(time.Now().Add(-time.Second)) {
+			b.Fatalf("render %d left the registry's time at %v", n, s.Updated)
 		}
 		return r, err
 	}

@@ -11,7 +11,7 @@ import (
 	"github.com/zoneline/zoneline/state"
 )
 
-func TestMustSave(t *testing.T) {
+func TestSaveAction(t *testing.T) {
 	const id = "aaa8e696-ca66-4fcf-8fb3-651eb7e68c12"
 	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 	base := state.Session{ID: id, Updated: now.Add(-time.Second), Tokens: 100_000, Window: 200_000, Zone: "warn",
@@ -25,24 +25,24 @@ func TestMustSave(t *testing.T) {
 		both   func(*state.Session) // applied to the saved state and the render's
 		edit   func(*state.Session) // applied to the render's
 		prompt time.Duration        // prompt.json's age; 0: none
-		want   bool
+		want   int
 	}{
-		{"no registry yet", false, time.Second, nil, nil, 0, true},
-		{"unchanged", true, 10 * time.Second, nil, nil, 0, false},
-		{"unchanged, a prompt after the save", true, 10 * time.Second, nil, nil, 5 * time.Second, true},
-		{"unchanged for a minute", true, 61 * time.Second, nil, nil, 0, true},
-		{"tokens moved, just saved", true, time.Second, nil, moved, 0, false},
-		{"tokens moved, saved 5s ago", true, 5 * time.Second, nil, moved, 0, true},
-		{"zone changed", true, time.Second, nil, func(s *state.Session) { s.Tokens, s.Zone = 130_000, "dumb" }, 0, true},
-		{"compaction counted", true, time.Second, nil, func(s *state.Session) { s.Compactions++ }, 0, true},
-		{"model switched", true, time.Second, nil, func(s *state.Session) { s.Window = 1_000_000 }, 0, true},
-		{"catching up", true, time.Second, uncounted, func(s *state.Session) { s.TranscriptOffset += 4 << 20 }, 0, true},
-		{"caught up", true, time.Second, uncounted, func(s *state.Session) { s.TranscriptCounted = true }, 0, true},
-		{"no transcript to count, tokens moved", true, time.Second, uncounted, func(s *state.Session) { s.Tokens += 3000 }, 0, false},
-		{"a long rescan ahead", true, time.Second, nil, func(s *state.Session) { s.TranscriptOffset += 300 << 10 }, 0, true},
-		{"a prompt after the save", true, 2 * time.Second, nil, moved, time.Second, true},
-		{"a prompt before the save", true, time.Second, nil, moved, 2 * time.Second, false},
-		{"saved in the future (clock moved back)", true, -time.Hour, nil, moved, 0, true},
+		{"no registry yet", false, time.Second, nil, nil, 0, saveRegistry},
+		{"unchanged", true, 10 * time.Second, nil, nil, 0, keepRegistry},
+		{"unchanged, a prompt after the save", true, 10 * time.Second, nil, nil, 5 * time.Second, touchRegistry},
+		{"unchanged for a minute", true, 61 * time.Second, nil, nil, 0, saveRegistry},
+		{"tokens moved, just saved", true, time.Second, nil, moved, 0, keepRegistry},
+		{"tokens moved, saved 5s ago", true, 5 * time.Second, nil, moved, 0, saveRegistry},
+		{"zone changed", true, time.Second, nil, func(s *state.Session) { s.Tokens, s.Zone = 130_000, "dumb" }, 0, saveRegistry},
+		{"compaction counted", true, time.Second, nil, func(s *state.Session) { s.Compactions++ }, 0, saveRegistry},
+		{"model switched", true, time.Second, nil, func(s *state.Session) { s.Window = 1_000_000 }, 0, saveRegistry},
+		{"catching up", true, time.Second, uncounted, func(s *state.Session) { s.TranscriptOffset += 4 << 20 }, 0, saveRegistry},
+		{"caught up", true, time.Second, uncounted, func(s *state.Session) { s.TranscriptCounted = true }, 0, saveRegistry},
+		{"no transcript to count, tokens moved", true, time.Second, uncounted, func(s *state.Session) { s.Tokens += 3000 }, 0, keepRegistry},
+		{"a long rescan ahead", true, time.Second, nil, func(s *state.Session) { s.TranscriptOffset += 300 << 10 }, 0, saveRegistry},
+		{"a prompt after the save", true, 2 * time.Second, nil, moved, time.Second, touchRegistry},
+		{"a prompt before the save", true, time.Second, nil, moved, 2 * time.Second, keepRegistry},
+		{"saved in the future (clock moved back)", true, -time.Hour, nil, moved, 0, saveRegistry},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -63,15 +63,16 @@ func TestMustSave(t *testing.T) {
 				}
 			}
 			r := rendered{session: &cur, saved: saved, loaded: tt.loaded, changed: !cur.Same(saved)}
-			if got := e.mustSave(r); got != tt.want {
-				t.Errorf("mustSave = %v, want %v", got, tt.want)
+			if got := e.saveAction(r); got != tt.want {
+				t.Errorf("saveAction = %v, want %v", got, tt.want)
 			}
 		})
 	}
 }
 
 // Renders in quick succession whose only change is the token count print the new count but
-// leave the registry as saved, until a prompt comes in.
+// leave the registry as saved; a render after a prompt touches it, so its time follows the
+// prompt.
 func TestRegistrySavedOnChangeAndPrompt(t *testing.T) {
 	const id = "aaa8e696-ca66-4fcf-8fb3-651eb7e68c12"
 	p100 := string(fixture(t, "statusline-edge-05-ctx-100k.json"))
@@ -103,7 +104,12 @@ func TestRegistrySavedOnChangeAndPrompt(t *testing.T) {
 		t.Fatal(err)
 	}
 	render(p105)
-	if s, _ := e.State.LoadSession(id); s.Tokens != 105_000 {
-		t.Fatalf("after a prompt the registry holds %d tokens, want 105000", s.Tokens)
+	s, _ := e.State.LoadSession(id)
+	if again, _ := os.ReadFile(registry); string(again) != string(first) {
+		t.Fatalf("a render after a prompt rewrote the registry:\n%s", again)
+	}
+	p, err := sessions.ReadPrompt(e.State, id)
+	if err != nil || s.Updated.Before(p.Time) {
+		t.Fatalf("after a prompt and a render the registry's time %v is before the prompt's %v (%v)", s.Updated, p.Time, err)
 	}
 }

@@ -176,11 +176,16 @@ func (e *Env) afterRender(r rendered, took time.Duration) {
 	if r.session == nil {
 		return
 	}
-	if e.mustSave(r) {
+	switch e.saveAction(r) {
+	case saveRegistry:
 		r.session.Updated = e.Now().UTC() // UTC: formatting a local time would load the zone database
 		r.session.RenderMicros = took.Microseconds()
 		if err := e.State.SaveSession(r.session); err != nil {
 			e.State.Log("statusline", "saving session: %v", err)
+		}
+	case touchRegistry:
+		if err := e.State.TouchSession(r.session.ID, e.Now()); err != nil {
+			e.State.Log("statusline", "touching session: %v", err)
 		}
 	}
 	e.checkWarning(r)
@@ -196,27 +201,37 @@ const saveAfter = 5 * time.Second
 // saved offset again.
 const rescanAfter = 256 << 10
 
-// mustSave reports whether this render saves the registry: when there was none, when anything
-// but the tokens and the transcript offset changed (zone, model, window, compactions, …), when
-// those moved and the saved state is saveAfter old, when a prompt was submitted after the last
-// save (so sessions.Entry.Idle sees the turn's render), and at least once a minute.
-func (e *Env) mustSave(r rendered) bool {
+// What a render does with the registry (saveAction).
+const (
+	keepRegistry  = iota // as it is
+	saveRegistry         // rewrite it (a temp file and a rename)
+	touchRegistry        // set its time only: this render happened (sessions.Entry.Idle)
+)
+
+// saveAction decides what this render does with the registry. It saves it when there was
+// none, when anything but the tokens and the transcript offset changed (zone, model, window,
+// compactions, …), when those moved and the saved state is saveAfter old or the offset moved
+// rescanAfter, and at least once a minute. Otherwise, when a prompt was submitted after the last
+// save, it touches it, so that the registry's time says a render followed the prompt.
+func (e *Env) saveAction(r rendered) int {
 	age := e.Now().Sub(r.saved.Updated)
 	switch {
 	case !r.loaded, age < 0, age > time.Minute:
-		return true
+		return saveRegistry
 	case r.changed && (!r.session.OnlyMoved(r.saved) || age >= saveAfter):
-		return true
+		return saveRegistry
 	case r.session.TranscriptOffset != r.saved.TranscriptOffset && !r.session.TranscriptCounted,
 		r.session.TranscriptOffset-r.saved.TranscriptOffset > rescanAfter:
-		return true // catching up with a transcript, or a long rescan next time: keep the progress
+		return saveRegistry // catching up with a transcript, or a long rescan next time: keep the progress
 	}
 	path, err := e.State.SessionFile(r.session.ID, sessions.PromptFile)
 	if err != nil {
-		return true
+		return saveRegistry
 	}
-	fi, err := os.Lstat(path)
-	return err == nil && !fi.ModTime().Before(r.saved.Updated)
+	if t, ok := rawfs.ModTime(path); ok && !t.Before(r.saved.Updated) {
+		return touchRegistry
+	}
+	return keepRegistry
 }
 
 // freshCheckpoint reports whether the session's /compact-prep checkpoint was written within

@@ -153,6 +153,9 @@ func TestLastSessionAndPayloads(t *testing.T) {
 		if err := d.SaveSession(s); err != nil {
 			t.Fatal(err)
 		}
+		// As if saved at s.Updated: a later file time reads as a later render.
+		path, _ := d.SessionFile(s.ID, state.SessionFileName)
+		os.Chtimes(path, s.Updated, s.Updated)
 	}
 	s := LastSession(d)
 	if s == nil || s.Version != "2.1.332" {

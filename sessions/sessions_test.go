@@ -53,6 +53,9 @@ func save(t *testing.T, d state.Dir, s state.Session) {
 	if err := d.SaveSession(&s); err != nil {
 		t.Fatal(err)
 	}
+	// As if saved at s.Updated: a later file time reads as a later render (TouchSession).
+	path, _ := d.SessionFile(s.ID, state.SessionFileName)
+	os.Chtimes(path, s.Updated, s.Updated)
 }
 
 func TestListLiveStaleAndState(t *testing.T) {

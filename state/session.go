@@ -1,7 +1,11 @@
 package state
 
 import (
+	"io/fs"
+	"os"
 	"time"
+
+	"github.com/zoneline/zoneline/internal/rawfs"
 )
 
 // Session is a session's registry entry, written by the statusline (one small atomic write when
@@ -66,7 +70,26 @@ func (d Dir) LoadSession(id string) (*Session, error) {
 		return &Session{ID: id}, err
 	}
 	s.ID = id
+	// A render that only confirms the registry touches it (TouchSession): the file's time is
+	// then the last render's.
+	if t, ok := rawfs.ModTime(path); ok && t.After(s.Updated) {
+		s.Updated = t.UTC()
+	}
 	return s, nil
+}
+
+// TouchSession records a render without rewriting the registry: it sets session.json's
+// modification time to t, which LoadSession reads as Updated when it is later. (A rewrite is a
+// temp file and a rename; a touch is one metadata update.)
+func (d Dir) TouchSession(id string, t time.Time) error {
+	path, err := d.SessionFile(id, SessionFileName)
+	if err != nil {
+		return err
+	}
+	if exists, isDir := rawfs.Kind(path); !exists || isDir {
+		return &fs.PathError{Op: "touch", Path: path, Err: fs.ErrNotExist}
+	}
+	return os.Chtimes(path, t, t)
 }
 
 // SaveSession writes a session's registry entry atomically (Replace: no fsync on the hot path).

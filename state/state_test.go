@@ -331,3 +331,35 @@ func TestLogText(t *testing.T) {
 		t.Errorf("long message: %d bytes, suffix %q", len(got), got[len(got)-6:])
 	}
 }
+
+// A touched registry reads back with the touch's time as Updated; its content is unchanged.
+func TestTouchSession(t *testing.T) {
+	d := Dir{Root: t.TempDir()}
+	const id = "aaa8e696-ca66-4fcf-8fb3-651eb7e68c12"
+	if err := d.TouchSession(id, time.Now()); err == nil {
+		t.Fatal("touched a registry that does not exist")
+	}
+	t0 := time.Date(2026, 11, 30, 1, 0, 0, 0, time.UTC)
+	if err := d.SaveSession(&Session{ID: id, Updated: t0, Tokens: 5}); err != nil {
+		t.Fatal(err)
+	}
+	path, _ := d.SessionFile(id, SessionFileName)
+	os.Chtimes(path, t0, t0) // as if written at t0
+	before, _ := os.ReadFile(path)
+	t1 := t0.Add(90 * time.Second)
+	if err := d.TouchSession(id, t1); err != nil {
+		t.Fatal(err)
+	}
+	s, err := d.LoadSession(id)
+	if err != nil || !s.Updated.Equal(t1) || s.Tokens != 5 {
+		t.Fatalf("after a touch: %+v, %v; want Updated %v", s, err, t1)
+	}
+	if after, _ := os.ReadFile(path); string(after) != string(before) {
+		t.Error("the touch changed the registry's content")
+	}
+	// An older file time never moves Updated back.
+	os.Chtimes(path, t0.Add(-time.Hour), t0.Add(-time.Hour))
+	if s, _ := d.LoadSession(id); !s.Updated.Equal(t0) {
+		t.Errorf("Updated %v, want the recorded %v", s.Updated, t0)
+	}
+}

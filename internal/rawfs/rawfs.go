@@ -10,7 +10,9 @@ package rawfs
 import (
 	"errors"
 	"io/fs"
+	"os"
 	"syscall"
+	"time"
 )
 
 // ErrTooLarge is returned by ReadFile for a file over its limit (wrapped with the path).
@@ -52,4 +54,13 @@ func ReadFile(path string, limit int64, noFollow bool) ([]byte, error) {
 		return nil, err
 	}
 	return buf[:n], nil
+}
+
+// ModTime returns the modification time of what is at path (without following a symlink).
+func ModTime(path string) (time.Time, bool) {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return time.Time{}, false
+	}
+	return fi.ModTime(), true
 }
