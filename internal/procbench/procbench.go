@@ -47,8 +47,18 @@ func Root() (string, error) {
 // Build builds the package (e.g. "./cmd/zoneline") once per test process, statically and
 // stripped, and copies it into place, as install.sh does; it returns the binary's path.
 func Build(tb testing.TB, pkg string) string {
+	return build(tb, pkg, true)
+}
+
+// BuildAsLinked is Build without the copy: the binary as the linker wrote it (for
+// BenchmarkControl, which shows why Build copies).
+func BuildAsLinked(tb testing.TB, pkg string) string {
+	return build(tb, pkg, false)
+}
+
+func build(tb testing.TB, pkg string, copied bool) string {
 	tb.Helper()
-	v, _ := buildOnce.LoadOrStore(pkg, &built{})
+	v, _ := buildOnce.LoadOrStore(fmt.Sprint(pkg, copied), &built{})
 	b := v.(*built)
 	b.once.Do(func() {
 		root, err := Root()
@@ -71,9 +81,12 @@ func Build(tb testing.TB, pkg string) string {
 			return
 		}
 		// Copied into place, as install.sh does: the linker writes its output through a memory
-		// map, and a binary run straight from there started measurably slower than a copy of it
-		// (a copy of the floor ran in 0.92-0.93x the time of the floor as linked, here), which
-		// is not how an installed binary runs.
+		// map, and a binary run straight from there starts measurably slower than a copy of it
+		// (BenchmarkControl/linked), which is not how an installed binary runs.
+		if !copied {
+			b.err = os.Rename(linked, b.path)
+			return
+		}
 		data, err := os.ReadFile(linked)
 		if err == nil {
 			err = os.WriteFile(b.path, data, 0o755)
@@ -120,14 +133,24 @@ func Run(bin string, args []string, stdin []byte, env []string) (Result, error) 
 // mean wall time and the ratio a/b ("x-floor" when b is the floor). Alternating keeps drift in
 // the machine's load from favouring either side. (Peak RSS is measured apart: ReportPeakRSS.)
 func Compare(b *testing.B, a, floor func() (Result, error)) {
+	compare(b, a, floor, true)
+}
+
+// CompareInOrder is Compare with floor always run first (for BenchmarkControl, which shows why
+// Compare swaps).
+func CompareInOrder(b *testing.B, a, floor func() (Result, error)) {
+	compare(b, a, floor, false)
+}
+
+func compare(b *testing.B, a, floor func() (Result, error), swap bool) {
 	b.Helper()
 	var ta, tf time.Duration
 	for i := 0; i < b.N; i++ {
-		// Swap which runs first at every iteration: the second of two back-to-back processes
-		// ran measurably faster here (about 6% for two copies of the floor).
+		// Swap which runs first at every iteration, so that an order effect cannot favour either
+		// side (BenchmarkControl/order measures one; none showed here).
 		var ra, rf Result
 		var errA, errF error
-		if i%2 == 0 {
+		if !swap || i%2 == 0 {
 			rf, errF = floor()
 			ra, errA = a()
 		} else {
