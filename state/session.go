@@ -86,7 +86,8 @@ func (d Dir) TouchSession(id string, t time.Time) error {
 	if err != nil {
 		return err
 	}
-	if exists, isDir := rawfs.Kind(path); !exists || isDir {
+	// Only a regular file: Chtimes would follow a symlink planted there.
+	if fi, err := os.Lstat(path); err != nil || !fi.Mode().IsRegular() {
 		return &fs.PathError{Op: "touch", Path: path, Err: fs.ErrNotExist}
 	}
 	return os.Chtimes(path, t, t)

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -356,6 +357,23 @@ func TestTouchSession(t *testing.T) {
 	}
 	if after, _ := os.ReadFile(path); string(after) != string(before) {
 		t.Error("the touch changed the registry's content")
+	}
+	// A symlink planted in its place is not followed.
+	if runtime.GOOS != "windows" {
+		target := filepath.Join(t.TempDir(), "target")
+		os.WriteFile(target, nil, 0o600)
+		old := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
+		os.Chtimes(target, old, old)
+		os.Rename(path, path+".bak")
+		os.Symlink(target, path)
+		if err := d.TouchSession(id, t1); err == nil {
+			t.Error("touched through a symlink")
+		}
+		if fi, _ := os.Stat(target); !fi.ModTime().Equal(old) {
+			t.Errorf("the symlink's target was touched: %v", fi.ModTime())
+		}
+		os.Remove(path)
+		os.Rename(path+".bak", path)
 	}
 	// An older file time never moves Updated back.
 	os.Chtimes(path, t0.Add(-time.Hour), t0.Add(-time.Hour))
