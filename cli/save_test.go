@@ -43,6 +43,8 @@ func TestSaveAction(t *testing.T) {
 		{"a prompt after the save", true, 2 * time.Second, nil, moved, time.Second, touchRegistry},
 		{"a prompt before the save", true, time.Second, nil, moved, 2 * time.Second, keepRegistry},
 		{"saved in the future (clock moved back)", true, -time.Hour, nil, moved, 0, saveRegistry},
+		{"touched since, saved 6s ago: the clock runs from the save", true, 6 * time.Second, func(s *state.Session) { s.Updated = now.Add(-time.Second) }, moved, 0, saveRegistry},
+		{"touched since, a prompt before the touch", true, 3 * time.Second, func(s *state.Session) { s.Updated = now.Add(-time.Second) }, moved, 2 * time.Second, keepRegistry},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -50,8 +52,9 @@ func TestSaveAction(t *testing.T) {
 			e.Now = func() time.Time { return now }
 			saved := base
 			saved.Updated = now.Add(-tt.age)
+			saved.Saved = saved.Updated
 			if tt.both != nil {
-				tt.both(&saved)
+				tt.both(&saved) // may move Updated past Saved: a touch since the save
 			}
 			cur := saved
 			if tt.edit != nil {

@@ -214,7 +214,7 @@ const (
 // rescanAfter, and at least once a minute. Otherwise, when a prompt was submitted after the last
 // save, it touches it, so that the registry's time says a render followed the prompt.
 func (e *Env) saveAction(r rendered) int {
-	age := e.Now().Sub(r.saved.Updated)
+	age := e.Now().Sub(r.saved.Saved) // since the last write: touches do not restart the clocks
 	switch {
 	case !r.loaded, age < 0, age > time.Minute:
 		return saveRegistry
@@ -228,7 +228,7 @@ func (e *Env) saveAction(r rendered) int {
 	if err != nil {
 		return saveRegistry
 	}
-	if t, ok := rawfs.ModTime(path); ok && !t.Before(r.saved.Updated) {
+	if t, ok := rawfs.ModTime(path); ok && !t.Before(r.saved.Updated) { // after the last render
 		return touchRegistry
 	}
 	return keepRegistry

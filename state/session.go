@@ -31,12 +31,17 @@ type Session struct {
 	Pane              string `json:"tmux_pane,omitempty"`
 	TmuxSocket        string `json:"tmux_socket,omitempty"`
 	RenderMicros      int64  `json:"render_us"`
+	// Saved is when the registry was last written ("updated" in the file), whereas Updated is
+	// the last render: the later of Saved and the file's time, which a render that only
+	// confirms the registry sets (TouchSession). Not part of the file.
+	Saved time.Time `json:"-"`
 }
 
 // Same reports whether s and o hold the same facts, ignoring the update time and render time.
 func (s *Session) Same(o Session) bool {
 	a, b := *s, o
 	a.Updated, b.Updated = time.Time{}, time.Time{}
+	a.Saved, b.Saved = time.Time{}, time.Time{}
 	a.RenderMicros, b.RenderMicros = 0, 0
 	return a == b
 }
@@ -70,6 +75,7 @@ func (d Dir) LoadSession(id string) (*Session, error) {
 		return &Session{ID: id}, err
 	}
 	s.ID = id
+	s.Saved = s.Updated
 	// A render that only confirms the registry touches it (TouchSession): the file's time is
 	// then the last render's.
 	if t, ok := rawfs.ModTime(path); ok && t.After(s.Updated) {

@@ -27,6 +27,7 @@ type sessionRef struct {
 	Pane              string    `json:"tmux_pane,omitempty"`
 	TmuxSocket        string    `json:"tmux_socket,omitempty"`
 	RenderMicros      int64     `json:"render_us"`
+	Saved             time.Time `json:"-"`
 }
 
 func TestSessionCodecMatchesEncodingJSON(t *testing.T) {
