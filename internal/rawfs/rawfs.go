@@ -9,6 +9,7 @@ package rawfs
 
 import (
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"syscall"
@@ -50,7 +51,7 @@ func ReadFile(path string, limit int64, noFollow bool) ([]byte, error) {
 	}
 	buf := make([]byte, f.Size())
 	n, err := f.ReadAt(buf, 0)
-	if err != nil && n < len(buf) {
+	if err != nil && n < len(buf) && err != io.EOF { // a file that shrank: what is left
 		return nil, err
 	}
 	return buf[:n], nil

@@ -45,16 +45,6 @@ func (f *File) ReadAt(p []byte, off int64) (int, error) { return f.f.ReadAt(p, o
 // Close closes the file.
 func (f *File) Close() error { return f.f.Close() }
 
-// ReadDirNames returns the names in folder dir.
-func ReadDirNames(dir string) ([]string, error) {
-	f, err := os.Open(dir)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return f.Readdirnames(-1)
-}
-
 // WriteTemp writes data to a new file in dir named prefix plus a random suffix, with mode
 // perm, fsynced when sync is set, and returns its path.
 func WriteTemp(dir, prefix string, data []byte, perm fs.FileMode, sync bool) (string, error) {

@@ -95,33 +95,6 @@ func (f *File) Close() error {
 	return nil
 }
 
-// ReadDirNames returns the names in folder dir (without "." and ".."), in directory order.
-// A symlink at dir is refused (ELOOP).
-func ReadDirNames(dir string) ([]string, error) {
-	fd, err := open(dir, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_DIRECTORY|syscall.O_NOFOLLOW, 0)
-	if err != nil {
-		return nil, &fs.PathError{Op: "open", Path: dir, Err: err}
-	}
-	defer syscall.Close(fd)
-	var names []string
-	// A small buffer, read as often as needed: a session folder holds a few dozen names, and a
-	// bigger one on the stack made every render grow its goroutine's stack once more.
-	buf := make([]byte, 1024)
-	for {
-		n, err := syscall.ReadDirent(fd, buf)
-		if err == syscall.EINTR {
-			continue
-		}
-		if err != nil {
-			return names, &fs.PathError{Op: "readdirent", Path: dir, Err: err}
-		}
-		if n <= 0 {
-			return names, nil
-		}
-		_, _, names = syscall.ParseDirent(buf[:n], -1, names)
-	}
-}
-
 // WriteTemp writes data to a new file in dir named prefix plus a random suffix, created
 // exclusively (O_EXCL, never through a symlink) with mode perm (whatever the umask), fsynced
 // when sync is set, and returns its path. The caller renames or links it into place.
