@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/zoneline/zoneline/internal/rawfs"
 )
@@ -59,7 +60,7 @@ func (d Dir) Session(id string) (string, error) {
 	}
 	sessions := filepath.Join(d.Root, SessionsDirName)
 	dir := filepath.Join(sessions, strings.ToLower(id))
-	if v := checked.Load(); v != nil && *v == dir {
+	if v := checked.Load(); v != nil && v.dir == dir && time.Since(v.at) < checkFor {
 		return dir, nil
 	}
 	isDir := false
@@ -71,15 +72,24 @@ func (d Dir) Session(id string) (string, error) {
 		isDir = exists && d
 	}
 	if isDir {
-		checked.Store(&dir)
+		checked.Store(&checkedDir{dir, time.Now()})
 	}
 	return dir, nil
 }
 
-// checked is the session folder Session last found to be a real directory, so the next calls
-// in the process (a render makes five) skip the two lstats. A symlink planted in the
-// milliseconds since is the same race as one planted between any check and its use.
-var checked atomic.Pointer[string]
+// checked is the session folder Session last found to be a real directory, and when: within
+// checkFor the next calls skip the two lstats (a render makes five). Long-running commands
+// (watch, compact-flow) check again after it. A symlink planted in that second is the same race
+// as one planted between any check and its use.
+var checked atomic.Pointer[checkedDir]
+
+type checkedDir struct {
+	dir string
+	at  time.Time
+}
+
+// checkFor is how long a session folder's check holds.
+const checkFor = time.Second
 
 // SessionFile returns the path of a file in the session's folder.
 func (d Dir) SessionFile(id, name string) (string, error) {

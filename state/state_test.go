@@ -381,3 +381,29 @@ func TestTouchSession(t *testing.T) {
 		t.Errorf("Updated %v, want the recorded %v", s.Updated, t0)
 	}
 }
+
+// A session folder's check holds for checkFor; after it, a symlink planted in its place is
+// refused again (long-running commands call Session for minutes).
+func TestSessionCheckExpires(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("symlinks")
+	}
+	d := Dir{Root: t.TempDir()}
+	const id = "bbb8e696-ca66-4fcf-8fb3-651eb7e68c12"
+	dir, err := d.Session(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := MkdirPrivate(dir); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Session(id); err != nil { // now checked and cached
+		t.Fatal(err)
+	}
+	os.Remove(dir)
+	os.Symlink(t.TempDir(), dir)
+	time.Sleep(checkFor + 50*time.Millisecond)
+	if _, err := d.Session(id); !errors.Is(err, ErrPlanted) {
+		t.Fatalf("a symlink planted after the check expired: %v", err)
+	}
+}
