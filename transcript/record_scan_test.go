@@ -65,6 +65,8 @@ var scanSeeds = []string{
 	`{"type":"user"} x`,
 	`{"type":"user",}`,
 	`{"type":"assistant","message":{"usage":{"input_tokens":01}}}`,
+	`{"type":"system","ſubtype":"compact_boundary","compactMetadata":{"postTokens":7}}`,
+	`{"type":"assistant","message":{"usage":{"input_toKens":4,"cache_read_input_tokens":2}}}`,
 }
 
 func TestScanRecordMatchesJSON(t *testing.T) {

@@ -523,7 +523,12 @@ func KeyIs(raw []byte, field string) bool {
 	if bytes.IndexByte(raw, '\\') >= 0 {
 		raw = []byte(Unquote(raw))
 	}
-	return len(raw) == len(field) && bytes.EqualFold(raw, []byte(field))
+	// Case folding keeps the length of ASCII; a non-ASCII key may fold onto an ASCII field
+	// (ſ U+017F folds to s, K U+212A to k), as encoding/json matches it.
+	if len(raw) != len(field) && isASCII(raw) {
+		return false
+	}
+	return bytes.EqualFold(raw, []byte(field))
 }
 
 // scanDecode runs fn over the top-level object of data, with encoding/json's error rules.
@@ -604,4 +609,13 @@ func AppendString(dst []byte, s string) []byte {
 		i += size
 	}
 	return append(dst, '"')
+}
+
+func isASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
