@@ -85,7 +85,17 @@ func Run(c *Context, data []byte, readErr error, stdout io.Writer) int {
 	giveUp := c.GiveUp
 	if giveUp == nil {
 		giveUp = func() {
-			c.State.Log("hook", "%s: gave up after %s", h.Event, Deadline)
+			// A handler that overran is most likely stuck on the state disk, where the log is:
+			// the log line gets a moment, the exit does not wait for it.
+			logged := make(chan struct{})
+			go func() {
+				c.State.Log("hook", "%s: gave up after %s", h.Event, Deadline)
+				close(logged)
+			}()
+			select {
+			case <-logged:
+			case <-time.After(100 * time.Millisecond):
+			}
 			os.Exit(0)
 		}
 	}
