@@ -10,6 +10,8 @@ package checkpoint
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/zoneline/zoneline/internal/textfold"
 )
 
 // spaces is regexp's \s, [\t\n\f\r ]; blanks is \s without "\n", what \s matches within a line.
@@ -25,37 +27,6 @@ func isWordByte(b byte) bool {
 
 // isAlnumByte reports whether b is in [A-Za-z0-9].
 func isAlnumByte(b byte) bool { return b != '_' && isWordByte(b) }
-
-// foldPrefix reports whether s starts with lit under regexp's (?i) case folding, and how many
-// bytes of s that takes. lit is lower case; besides ASCII case, its 'k' matches the Kelvin sign
-// "\u212a" and its 's' the long s "\u017f" (the other ASCII letters fold only to each other).
-func foldPrefix(s, lit string) (int, bool) {
-	i := 0
-	for j := 0; j < len(lit); j++ {
-		c := lit[j]
-		switch {
-		case i < len(s) && (s[i] == c || 'A' <= s[i] && s[i] <= 'Z' && s[i]+'a'-'A' == c):
-			i++
-		case c == 'k' && strings.HasPrefix(s[i:], "\u212a"):
-			i += len("\u212a")
-		case c == 's' && strings.HasPrefix(s[i:], "\u017f"):
-			i += len("\u017f")
-		default:
-			return 0, false
-		}
-	}
-	return i, true
-}
-
-// containsFold reports whether s contains lit under (?i) case folding (see foldPrefix).
-func containsFold(s, lit string) bool {
-	for i := range len(s) {
-		if _, ok := foldPrefix(s[i:], lit); ok {
-			return true
-		}
-	}
-	return false
-}
 
 // hasPlaceholderLine reports whether text has a line that is a placeholder. It replaces
 //
@@ -138,7 +109,7 @@ func isPrompt(s string) bool {
 		}
 	}
 	for _, kw := range []string{"todo", "tbd", "fixme", "xxx"} {
-		if n, ok := foldPrefix(s, kw); ok && (n == len(s) || !isWordByte(s[n])) {
+		if n, ok := textfold.Prefix(s, kw); ok && (n == len(s) || !isWordByte(s[n])) {
 			return true // \b.* : anything may follow
 		}
 	}
@@ -228,7 +199,7 @@ func isVague(text string) bool {
 		s = strings.TrimLeft(s[1:], spaces)
 	}
 	for _, p := range vaguePhrases {
-		if n, ok := foldPrefix(s, p); ok && strings.Trim(strings.TrimPrefix(s[n:], "."), spaces) == "" {
+		if n, ok := textfold.Prefix(s, p); ok && strings.Trim(strings.TrimPrefix(s[n:], "."), spaces) == "" {
 			return true
 		}
 	}
@@ -304,7 +275,7 @@ var expectMarks = []string{
 //	(?i)(expect|should|→|->|=>|so that|until|passes|fails with|returns|prints|exits? 0)
 func hasExpectation(text string) bool {
 	for _, m := range expectMarks {
-		if containsFold(text, m) {
+		if textfold.Contains(text, m) {
 			return true
 		}
 	}

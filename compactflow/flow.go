@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/zoneline/zoneline/checkpoint"
+	"github.com/zoneline/zoneline/internal/textfold"
 	"github.com/zoneline/zoneline/sessions"
 	"github.com/zoneline/zoneline/state"
 )
@@ -50,7 +51,7 @@ const DefaultInstructions = "Preserve verbatim: the zoneline checkpoint (goal, d
 // included, and slow each start).
 func Busy(screen string) bool {
 	for _, s := range []string{"esc to interrupt", "compacting conversation", "do you want to", "esc to cancel"} {
-		if containsFold(screen, s) {
+		if textfold.Contains(screen, s) {
 			return true
 		}
 	}
@@ -71,38 +72,7 @@ func Busy(screen string) bool {
 // It replaces
 //
 //	(?i)compaction blocked
-func compactionBlocked(screen string) bool { return containsFold(screen, "compaction blocked") }
-
-// containsFold reports whether s contains lit under regexp's (?i) case folding. lit is lower
-// case; besides ASCII case, its 'k' matches the Kelvin sign "\u212a" and its 's' the long s
-// "\u017f" (the other ASCII letters fold only to each other).
-func containsFold(s, lit string) bool {
-	for i := range len(s) {
-		if hasFoldPrefix(s[i:], lit) {
-			return true
-		}
-	}
-	return false
-}
-
-// hasFoldPrefix reports whether s starts with lit under (?i) case folding (see containsFold).
-func hasFoldPrefix(s, lit string) bool {
-	i := 0
-	for j := 0; j < len(lit); j++ {
-		c := lit[j]
-		switch {
-		case i < len(s) && (s[i] == c || 'A' <= s[i] && s[i] <= 'Z' && s[i]+'a'-'A' == c):
-			i++
-		case c == 'k' && strings.HasPrefix(s[i:], "\u212a"):
-			i += len("\u212a")
-		case c == 's' && strings.HasPrefix(s[i:], "\u017f"):
-			i += len("\u017f")
-		default:
-			return false
-		}
-	}
-	return true
-}
+func compactionBlocked(screen string) bool { return textfold.Contains(screen, "compaction blocked") }
 
 // Steps, in order.
 const (
