@@ -192,9 +192,9 @@ func (e *Env) afterRender(r rendered, took time.Duration) {
 }
 
 // saveAfter is how long a registry whose only change is the token count and the transcript
-// offset may wait before it is saved. In a turn Claude Code renders after every message, and a
-// save (temp file, rename) cost a render a tenth of its time on ext4, measured here; the
-// compaction count is exact either way (the next render scans from the saved offset).
+// offset may wait before it is saved: a save (temp file, rename) costs a render about a fifth of
+// its time on ext4 (bench: StatuslineSave against StatuslineTurn); the compaction count is exact
+// either way (the next render scans from the saved offset).
 const saveAfter = 5 * time.Second
 
 // rescanAfter is how far the transcript offset may move unsaved: the next render scans from the
@@ -211,8 +211,9 @@ const (
 // saveAction decides what this render does with the registry. It saves it when there was
 // none, when anything but the tokens and the transcript offset changed (zone, model, window,
 // compactions, …), when those moved and the saved state is saveAfter old or the offset moved
-// rescanAfter, and at least once a minute. Otherwise, when a prompt was submitted after the last
-// save, it touches it, so that the registry's time says a render followed the prompt.
+// rescanAfter, and at least once a minute (the clocks run from the last save). Otherwise, when
+// a prompt was submitted after the last render, it touches it, so that the registry's time says
+// a render followed the prompt.
 func (e *Env) saveAction(r rendered) int {
 	age := e.Now().Sub(r.saved.Saved) // since the last write: touches do not restart the clocks
 	switch {
