@@ -24,6 +24,7 @@ type hcase struct {
 	stdin []byte
 	setup func(t *testing.T, w *world) []string
 	allow string // a second folder below the world's root the case may write to (the state dir moved)
+	check func(t *testing.T, w *world) // more to check once every run is over
 }
 
 // events returns every hook event to run: the registered ones, plus ones no handler has.
@@ -352,6 +353,7 @@ func generated() []hcase {
 		envCase("env-hostile-numbers", "COLUMNS=-5", "CLAUDE_CODE_AUTO_COMPACT_WINDOW=-1", "CLAUDE_AUTOCOMPACT_PCT_OVERRIDE=1e308", "DISABLE_AUTO_COMPACT=maybe"),
 		envCase("env-columns-huge", "COLUMNS=99999999999999999999", "TMUX=/tmp/$(id),1,2", "TMUX_PANE=%0;id"),
 		envCase("env-columns-one", "COLUMNS=1"),
+		hostileRepo(),
 		func() hcase {
 			c := envCase("env-state-dir-relative", "ZONELINE_STATE_DIR=state", "XDG_STATE_HOME=xdg")
 			c.allow = "home/.local/state/zoneline" // relative dirs are ignored: the default applies
@@ -359,6 +361,49 @@ func generated() []hcase {
 		}(),
 	)
 	return cs
+}
+
+// hostileRepo is the project as the hostile git repository of testdata/hostile/git-repo: its
+// config, attributes and hooks name programs (filters, a slow filter, fsmonitor, hooks, pagers,
+// textconv, diff.external) that each create a PWNED-* file, which the tree check catches, and
+// the slow ones would still be sleeping after the hook exits.
+func hostileRepo() hcase {
+	return hcase{name: "git-hostile-repo", stdin: withRaw("session_id", []byte(`"@SESSION@"`)),
+		setup: func(t *testing.T, w *world) []string {
+			if _, err := exec.LookPath("git"); err != nil {
+				t.Skip("no git")
+			}
+			if out, err := exec.Command("sh", "../testdata/hostile/git-repo/make.sh", w.project).CombinedOutput(); err != nil {
+				t.Fatalf("make.sh: %v: %s", err, out)
+			}
+			return nil
+		},
+		check: func(t *testing.T, w *world) {
+			if m, _ := filepath.Glob(filepath.Join(w.project, "PWNED*")); len(m) > 0 {
+				t.Errorf("the repository's programs ran: %v", m)
+			}
+			procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+			for _, p := range procs {
+				cwd, err := os.Readlink(filepath.Join(filepath.Dir(p), "cwd"))
+				if err != nil || !strings.HasPrefix(cwd, w.root+"/") {
+					continue
+				}
+				if b, _ := os.ReadFile(p); bytes.Contains(b, []byte("31.4159")) {
+					t.Errorf("left running after the hooks exited: %s", bytes.ReplaceAll(b, []byte{0}, []byte(" ")))
+				}
+			}
+			// PreCompact did take the git state, without running anything.
+			snaps, _ := filepath.Glob(filepath.Join(w.state, "snapshots", "*.json"))
+			found := false
+			for _, sp := range snaps {
+				if b, _ := os.ReadFile(sp); bytes.Contains(b, []byte(`"?? new.txt"`)) {
+					found = true
+				}
+			}
+			if !found {
+				t.Errorf("no snapshot with the repository's dirty files among %v", snaps)
+			}
+		}}
 }
 
 // corpus returns the checked-in cases of testdata/hostile.
@@ -369,7 +414,7 @@ func corpus(t *testing.T) []hcase {
 	}
 	var cs []hcase
 	for _, e := range ents {
-		if e.IsDir() || e.Name() == "README.md" {
+		if e.IsDir() || e.Name() == "README.md" { // folders are worlds (git-repo), built by generated cases
 			continue
 		}
 		b, err := os.ReadFile(filepath.Join("../testdata/hostile", e.Name()))
@@ -422,6 +467,9 @@ func TestHostileInput(t *testing.T) {
 			}
 			if d := diffTrees(before, snapshot(t, w.root, skip...)); len(d) > 0 {
 				t.Errorf("wrote outside the state dir:\n%s", strings.Join(d, "\n"))
+			}
+			if c.check != nil {
+				c.check(t, w)
 			}
 		})
 	}

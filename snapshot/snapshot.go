@@ -12,13 +12,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
-	"github.com/zoneline/zoneline/gitinfo"
 	"github.com/zoneline/zoneline/state"
 	"github.com/zoneline/zoneline/transcript"
 )
@@ -29,7 +27,7 @@ const (
 	DefaultKeep = 40          // snapshots kept when the config says nothing
 	Version     = 1           // the file format's version
 
-	GitTimeout = 1500 * time.Millisecond // `git status` under PreCompact
+	GitTimeout = 1500 * time.Millisecond // `git config` and `git status` together, under PreCompact
 	MaxDirty   = 50                      // dirty files recorded
 	MaxSize    = 4 << 20                 // largest snapshot file read back
 	MaxPrompt  = 2000                    // characters of one prompt kept
@@ -120,34 +118,6 @@ func Take(ctx context.Context, in Input) *Snapshot {
 
 func (s *Snapshot) problem(format string, args ...any) {
 	s.Problems = append(s.Problems, fmt.Sprintf(format, args...))
-}
-
-// gitState reads the branch from .git (no subprocess), then HEAD and the dirty files from one
-// `git status --porcelain=v2 --branch -z` under GitTimeout. The argv is fixed; the payload's cwd
-// is only the working directory. Optional locks and the fsmonitor hook are off, so the snapshot
-// neither takes the index lock nor runs a repository's configured command.
-func gitState(ctx context.Context, cwd string) *Git {
-	info, err := gitinfo.Branch(cwd)
-	if err != nil || info.Root == "" {
-		return nil
-	}
-	g := &Git{Branch: info.Branch, Head: info.Head, Root: info.Root, Dirty: []string{}}
-	cctx, cancel := context.WithTimeout(ctx, GitTimeout)
-	defer cancel()
-	cmd := exec.CommandContext(cctx, "git", "-c", "core.fsmonitor=false", "--no-optional-locks",
-		"status", "--porcelain=v2", "--branch", "-z", "--untracked-files=normal")
-	cmd.Dir = cwd
-	cmd.WaitDelay = 200 * time.Millisecond
-	out, err := cmd.Output()
-	if err != nil {
-		if cctx.Err() != nil {
-			err = fmt.Errorf("timed out after %s", GitTimeout)
-		}
-		g.Err = "git status: " + err.Error()
-		return g
-	}
-	parsePorcelain(g, out)
-	return g
 }
 
 // parsePorcelain folds `git status --porcelain=v2 --branch -z` output into g.
