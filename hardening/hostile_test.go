@@ -23,7 +23,7 @@ type hcase struct {
 	name  string
 	stdin []byte
 	setup func(t *testing.T, w *world) []string
-	allow string // a second folder below the world's root the case may write to (the state dir moved)
+	allow string                       // a second folder below the world's root the case may write to (the state dir moved)
 	check func(t *testing.T, w *world) // more to check once every run is over
 }
 
