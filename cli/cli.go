@@ -45,24 +45,37 @@ type Command struct {
 	Name  string
 	Short string
 	Run   func(e *Env, args []string) int
+	// AnyPaths: the command runs without a config path or a state dir (paths.Paths.Resolved):
+	// it degrades on its own (the statusline, the hooks, doctor, …). The others refuse.
+	AnyPaths bool
+}
+
+// noPaths is the answer of a command that needs the config and the state dir when the
+// environment gives no absolute path for them: zoneline never guesses one (paths.Resolve).
+func (e *Env) noPaths() int {
+	for _, p := range e.Paths.Problems {
+		fmt.Fprintf(e.Stderr, "zoneline: %s\n", p)
+	}
+	fmt.Fprintln(e.Stderr, "zoneline: set HOME to your home folder, or ZONELINE_CONFIG and ZONELINE_STATE_DIR to absolute paths")
+	return exitFail
 }
 
 // commands is the subcommand table, in the order `zoneline help` lists them.
 var commands = []*Command{
-	{Name: "statusline", Short: "render the status line from Claude Code's JSON on stdin", Run: runStatusline},
-	{Name: "preview", Short: "render sample status lines for each zone with your config", Run: runPreview},
+	{Name: "statusline", Short: "render the status line from Claude Code's JSON on stdin", Run: runStatusline, AnyPaths: true},
+	{Name: "preview", Short: "render sample status lines for each zone with your config", Run: runPreview, AnyPaths: true},
 	{Name: "config", Short: "config init | check | show | path", Run: runConfig},
-	{Name: "hook", Short: "the hook command for every Claude Code hook event (payload on stdin)", Run: runHook},
+	{Name: "hook", Short: "the hook command for every Claude Code hook event (payload on stdin)", Run: runHook, AnyPaths: true},
 	{Name: "checkpoint", Short: "checkpoint path | show | verify | reconcile | template (the /compact-prep checkpoint)", Run: runCheckpoint},
 	{Name: "install", Short: "register zoneline in Claude Code's settings.json, install the skills (-project, -force, -dry-run)", Run: runInstall},
 	{Name: "uninstall", Short: "take out exactly what install added (-project, -purge, -dry-run)", Run: runUninstall},
-	{Name: "tune", Short: "suggest per-model thresholds from your transcripts (-json, -svg FILE, -write)", Run: runTune},
-	{Name: "doctor", Short: "check that everything works and say what to fix (-notify sends a test)", Run: runDoctor},
+	{Name: "tune", Short: "suggest per-model thresholds from your transcripts (-json, -svg FILE, -write)", Run: runTune, AnyPaths: true},
+	{Name: "doctor", Short: "check that everything works and say what to fix (-notify sends a test)", Run: runDoctor, AnyPaths: true},
 	{Name: "notify", Short: "notify --test: send one desktop notification to check they reach you", Run: runNotify},
 	{Name: "sessions", Short: "the live sessions, most urgent first: zone, tokens, distance to auto-compact, pane (-json, -all)", Run: runSessions},
 	{Name: "compact-flow", Short: "checkpoint → /compact → /postcompact in another session's tmux pane, stopping at a failed step", Run: runCompactFlow},
 	{Name: "watch", Short: "notify (or -auto: compact-flow) for idle sessions past their prep tier", Run: runWatch},
-	{Name: "version", Short: "print the version", Run: runVersion},
+	{Name: "version", Short: "print the version", Run: runVersion, AnyPaths: true},
 }
 
 // Main runs zoneline with args (without the program name) and returns the exit code.
@@ -90,6 +103,9 @@ func (e *Env) Run(args []string) int {
 	}
 	for _, c := range commands {
 		if c.Name == name {
+			if !c.AnyPaths && !e.Paths.Resolved() {
+				return e.noPaths()
+			}
 			return c.Run(e, args[1:])
 		}
 	}
@@ -103,6 +119,9 @@ func (e *Env) usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-12s %s\n", c.Name, c.Short)
 	}
 	fmt.Fprintf(w, "\nconfig: %s\nstate:  %s\nclaude: %s\n", e.Paths.Config, e.Paths.StateDir, e.Paths.ClaudeDir)
+	for _, p := range e.Paths.Problems {
+		fmt.Fprintf(w, "⚠ %s\n", p)
+	}
 }
 
 // flags returns a FlagSet for a subcommand that writes its errors and usage to stderr.
@@ -131,7 +150,7 @@ func parse(fs *flag.FlagSet, args []string) (code int, ok bool) {
 // in the state dir (decoding TOML costs more than the rest of a render).
 func (e *Env) loadConfigCached() (*config.Config, error) {
 	cache := ""
-	if e.State.Root != "" {
+	if e.State.Usable() {
 		cache = filepath.Join(e.State.Root, config.CacheFile)
 	}
 	return config.LoadCached(e.Paths.Config, cache)

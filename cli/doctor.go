@@ -58,8 +58,22 @@ func (e *Env) doctor(o doctorOptions) []doctor.Result {
 	} else {
 		rs = append(rs, doctor.Settings(settings, self)...)
 	}
-	rs = append(rs, doctor.Config(e.Paths.Config))
-	rs = append(rs, doctor.StateDir(e.Paths.StateDir))
+	if len(e.Paths.Problems) > 0 {
+		r := doctor.Result{Name: "paths", Status: doctor.Warn, Detail: strings.Join(e.Paths.Problems, "; ")}
+		if !e.Paths.Resolved() {
+			r.Status = doctor.Fail
+			r.Fix = "set HOME to your home folder (or ZONELINE_CONFIG and ZONELINE_STATE_DIR to absolute paths): without them the status line keeps no state and the hooks do nothing"
+		} else {
+			r.Fix = "give these variables absolute paths, or unset them"
+		}
+		rs = append(rs, r)
+	}
+	if e.Paths.Config != "" {
+		rs = append(rs, doctor.Config(e.Paths.Config))
+	}
+	if e.Paths.StateDir != "" {
+		rs = append(rs, doctor.StateDir(e.Paths.StateDir))
+	}
 
 	last := doctor.LastSession(e.State)
 	rs = append(rs, doctor.Payloads(last, e.Now())...)

@@ -17,6 +17,9 @@ func runHook(e *Env, args []string) (code int) {
 			code = exitOK
 		}
 	}()
+	if !e.Paths.Resolved() {
+		return exitOK // no config path or no state dir: a hook keeps nothing, so it does nothing
+	}
 	data, readErr := payload.Read(e.Stdin)
 	cfg, cfgErr := e.loadConfigCached()
 	if cfgErr != nil {

@@ -48,6 +48,9 @@ func runUninstall(e *Env, args []string) int {
 // installTarget returns the settings file and the Claude folder install works on.
 func (e *Env) installTarget(project bool) (settings, claudeDir string, err error) {
 	if !project {
+		if e.Paths.ClaudeDir == "" {
+			return "", "", errors.New("zoneline: no Claude Code folder: set HOME, or CLAUDE_CONFIG_DIR to an absolute path")
+		}
 		return filepath.Join(e.Paths.ClaudeDir, "settings.json"), e.Paths.ClaudeDir, nil
 	}
 	wd, err := os.Getwd()

@@ -69,7 +69,7 @@ type rendered struct {
 
 // render decodes, models and renders. It never fails: problems become View.Problems.
 func (e *Env) render(data []byte, readErr error, cfg *config.Config, cfgErr error) rendered {
-	var problems []string
+	problems := append([]string(nil), e.Paths.Problems...)
 	if cfgErr != nil {
 		problems = append(problems, configProblem(cfgErr))
 		e.State.Log("statusline", "config: %s", oneLine(cfgErr.Error()))
@@ -133,7 +133,7 @@ func (e *Env) render(data []byte, readErr error, cfg *config.Config, cfgErr erro
 
 	// Per-session state: compaction count (incremental scan), registry.
 	r := rendered{p: p, prep: prep, warning: warning}
-	if state.ValidSessionID(p.SessionID) {
+	if state.ValidSessionID(p.SessionID) && e.State.Usable() {
 		s, loadErr := e.State.LoadSession(p.SessionID)
 		before := *s
 		// A count that grows while catching up with a transcript seen for the first time is not
@@ -147,7 +147,7 @@ func (e *Env) render(data []byte, readErr error, cfg *config.Config, cfgErr erro
 		s.Pane, s.TmuxSocket = e.Getenv("TMUX_PANE"), tmuxSocket(e.Getenv("TMUX"))
 		s.AutoCompact = v.Compact.Point
 		r.session, r.saved, r.loaded, r.changed = s, before, loadErr == nil, !s.Same(before)
-	} else if p.SessionID != "" {
+	} else if p.SessionID != "" && !state.ValidSessionID(p.SessionID) {
 		e.State.Log("statusline", "session id %q is not a UUID: no state kept", truncate(p.SessionID, 80))
 	}
 
@@ -325,8 +325,11 @@ func claudeSettings(path string) (enabled *bool, window int64, set bool) {
 // settingsFiles are Claude Code's settings that can turn auto-compact off or move it, lowest
 // precedence first: the user's, the project's, the project's local ones.
 func settingsFiles(claudeDir, projectDir string) []string {
-	files := []string{filepath.Join(claudeDir, "settings.json")}
-	if projectDir != "" {
+	var files []string
+	if filepath.IsAbs(claudeDir) {
+		files = append(files, filepath.Join(claudeDir, "settings.json"))
+	}
+	if filepath.IsAbs(projectDir) {
 		files = append(files, filepath.Join(projectDir, ".claude", "settings.json"), filepath.Join(projectDir, ".claude", "settings.local.json"))
 	}
 	return files

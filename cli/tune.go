@@ -77,6 +77,10 @@ func runTune(e *Env, args []string) int {
 	}
 	paths := o.Paths
 	if len(paths) == 0 {
+		if e.Paths.ClaudeDir == "" {
+			fmt.Fprintln(e.Stderr, "zoneline: no Claude Code folder (HOME and CLAUDE_CONFIG_DIR give no absolute path); pass transcript files or folders")
+			return exitFail
+		}
 		dir := filepath.Join(e.Paths.ClaudeDir, "projects")
 		if _, err := os.Stat(dir); err != nil {
 			fmt.Fprintf(e.Stderr, "zoneline: no transcripts at %s; pass transcript files or folders, or set CLAUDE_CONFIG_DIR\n", dir)

@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"os"
+	"path/filepath"
 	"reflect"
 	"strconv"
 
@@ -24,6 +25,12 @@ const CacheFile = "config-cache.json"
 // LoadCached is Load through the cache at cachePath. A missing config file needs no cache (the
 // defaults); a config with errors is never cached, so its errors are reported every time.
 func LoadCached(path, cachePath string) (*Config, error) {
+	if !filepath.IsAbs(path) {
+		return Default(), notAbsolute(path)
+	}
+	if !filepath.IsAbs(cachePath) {
+		cachePath = ""
+	}
 	fi, err := os.Stat(path)
 	if rawfs.IsNotExist(err) {
 		return Default(), nil

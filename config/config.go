@@ -207,6 +207,9 @@ const MaxSize = 1 << 20
 // problem it returns the defaults too, with an Errors value naming each problem's position, so a
 // broken config degrades the statusline but never blanks it.
 func Load(path string) (*Config, error) {
+	if !filepath.IsAbs(path) {
+		return Default(), notAbsolute(path)
+	}
 	data, err := readFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return Default(), nil
@@ -426,4 +429,14 @@ func col(line int) int {
 		return 1
 	}
 	return 0
+}
+
+// notAbsolute is Load's answer for a path that is not absolute: nil for "" (no config file:
+// the defaults, as paths.Resolve reports why), else an error. A relative path is never read:
+// under Claude Code it would be a file of whatever project the process runs in.
+func notAbsolute(path string) error {
+	if path == "" {
+		return nil
+	}
+	return Errors{{File: path, Msg: "not an absolute path: not read (the defaults are in force)"}}
 }

@@ -239,6 +239,9 @@ func StateDir(dir string) Result {
 
 // LastSession returns the most recently updated session the statusline recorded, or nil.
 func LastSession(d state.Dir) *state.Session {
+	if !d.Usable() {
+		return nil
+	}
 	ents, err := os.ReadDir(filepath.Join(d.Root, "sessions"))
 	if err != nil {
 		return nil

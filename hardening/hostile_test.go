@@ -5,6 +5,7 @@ package hardening
 import (
 	"bytes"
 	"encoding/json"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -354,6 +355,10 @@ func generated() []hcase {
 		envCase("env-columns-huge", "COLUMNS=99999999999999999999", "TMUX=/tmp/$(id),1,2", "TMUX_PANE=%0;id"),
 		envCase("env-columns-one", "COLUMNS=1"),
 		hostileRepo(),
+		homeUnset("env-home-unset", "HOME="),
+		homeUnset("env-home-relative", "HOME=.", "XDG_CONFIG_HOME=.config", "XDG_STATE_HOME=.local/state"),
+		homeUnset("env-all-relative", "HOME=home", "XDG_CONFIG_HOME=.config", "XDG_STATE_HOME=.local/state",
+			"ZONELINE_CONFIG=.config/zoneline/config.toml", "ZONELINE_STATE_DIR=.local/state/zoneline", "CLAUDE_CONFIG_DIR=.claude"),
 		func() hcase {
 			c := envCase("env-state-dir-relative", "ZONELINE_STATE_DIR=state", "XDG_STATE_HOME=xdg")
 			c.allow = "home/.local/state/zoneline" // relative dirs are ignored: the default applies
@@ -404,6 +409,35 @@ func hostileRepo() hcase {
 				t.Errorf("no snapshot with the repository's dirty files among %v", snaps)
 			}
 		}}
+}
+
+// homeUnset is the project of testdata/hostile/home-unset (a planted .config/zoneline/config.toml
+// and .claude/settings.json) run with env: no absolute home or XDG/ZONELINE path. Nothing may
+// be written anywhere (the tree check, with the state dir counted too), and the planted config
+// must not be read (its nudge text would come back from UserPromptSubmit: checked by the tree
+// staying unchanged, as a delivered nudge writes state).
+func homeUnset(name string, env ...string) hcase {
+	// the world's own paths emptied first: later entries win
+	env = append([]string{"ZONELINE_STATE_DIR=", "ZONELINE_CONFIG=", "CLAUDE_CONFIG_DIR=", "XDG_CONFIG_HOME=", "XDG_STATE_HOME="}, env...)
+	return crossing(hcase{name: name, stdin: withRaw("session_id", []byte(`"@SESSION@"`)),
+		setup: func(t *testing.T, w *world) []string {
+			src := "../testdata/hostile/home-unset"
+			filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+				if err != nil || d.IsDir() {
+					return nil
+				}
+				b, _ := os.ReadFile(p)
+				rel, _ := filepath.Rel(src, p)
+				write(t, filepath.Join(w.project, rel), b)
+				return nil
+			})
+			return env
+		},
+		check: func(t *testing.T, w *world) {
+			if _, err := os.Lstat(w.state); err == nil {
+				t.Errorf("a state dir was created at %s", w.state)
+			}
+		}})
 }
 
 // corpus returns the checked-in cases of testdata/hostile.

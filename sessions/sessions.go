@@ -61,6 +61,9 @@ func List(d state.Dir, o Options) ([]Entry, error) {
 	if o.Since <= 0 {
 		o.Since = DefaultSince
 	}
+	if !d.Usable() {
+		return nil, state.ErrNoStateDir
+	}
 	root := filepath.Join(d.Root, "sessions")
 	ents, err := os.ReadDir(root)
 	if errors.Is(err, fs.ErrNotExist) {

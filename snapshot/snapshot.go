@@ -192,6 +192,9 @@ func Write(d state.Dir, s *Snapshot, keep int) (string, error) {
 	if !state.ValidSessionID(s.SessionID) {
 		return "", state.ErrBadSession
 	}
+	if !d.Usable() {
+		return "", state.ErrNoStateDir
+	}
 	if keep <= 0 {
 		keep = DefaultKeep
 	}
@@ -218,6 +221,9 @@ func Write(d state.Dir, s *Snapshot, keep int) (string, error) {
 
 // List returns the snapshot files, oldest first. Temp files and other names are ignored.
 func List(d state.Dir) ([]string, error) {
+	if !d.Usable() {
+		return nil, state.ErrNoStateDir
+	}
 	dir := Dir(d)
 	ents, err := os.ReadDir(dir)
 	if err != nil {

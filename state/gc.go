@@ -35,7 +35,7 @@ type GCResult struct {
 // found in sessions/ is removed itself, its target untouched. A missing state dir is not an error.
 func (d Dir) GC(maxAge time.Duration, now time.Time) (GCResult, error) {
 	var res GCResult
-	if d.Root == "" {
+	if !d.Usable() {
 		return res, nil
 	}
 	for _, sub := range tempDirs {
@@ -83,7 +83,7 @@ func (d Dir) GC(maxAge time.Duration, now time.Time) (GCResult, error) {
 // or more (or never happened). ran reports whether it ran. The stamp is touched before the
 // sweep, so of several racing callers most skip it; a second sweep is harmless.
 func (d Dir) GCDaily(maxAge time.Duration, now time.Time) (res GCResult, ran bool, err error) {
-	if d.Root == "" {
+	if !d.Usable() {
 		return res, false, nil
 	}
 	stamp := filepath.Join(d.Root, GCStampName)

@@ -20,7 +20,7 @@ func (d Dir) LogPath() string { return filepath.Join(d.Root, "zoneline.log") }
 // Log appends one line to the state dir's log: time, the command, the message. It never fails
 // the caller: a log that cannot be written is dropped. The log is rotated past MaxLog.
 func (d Dir) Log(command, format string, args ...any) {
-	if d.Root == "" {
+	if !d.Usable() {
 		return
 	}
 	d.LogLine(command, fmt.Sprintf(format, args...))
@@ -29,7 +29,7 @@ func (d Dir) Log(command, format string, args ...any) {
 // LogLine is Log with the message built by the caller (no fmt: the statusline logs a warning's
 // crossing on its hot path). The line is appended with one write through rawfs.
 func (d Dir) LogLine(command, msg string) {
-	if d.Root == "" {
+	if !d.Usable() {
 		return
 	}
 	if MkdirPrivate(d.Root) != nil {

@@ -16,8 +16,16 @@ import (
 	"github.com/zoneline/zoneline/internal/rawfs"
 )
 
-// Dir is a state directory.
+// Dir is a state directory. A Dir whose Root is not an absolute path (the environment gave
+// none: paths.Resolve) keeps nothing: its session paths are refused, its log and GC do nothing.
 type Dir struct{ Root string }
+
+// Usable reports whether d has an absolute root, so that nothing below it can land in the
+// folder a process happens to run in (a project, under Claude Code).
+func (d Dir) Usable() bool { return filepath.IsAbs(d.Root) }
+
+// ErrNoStateDir reports a Dir with no absolute root.
+var ErrNoStateDir = errors.New("zoneline: no state dir: set HOME (or XDG_STATE_HOME, or ZONELINE_STATE_DIR) to an absolute path")
 
 // ValidSessionID reports whether id has the shape of a Claude Code session id: a UUID
 // (8-4-4-4-12 hexadecimal digits). Only such an id ever becomes a path.
@@ -57,6 +65,9 @@ const SessionsDirName = "sessions"
 func (d Dir) Session(id string) (string, error) {
 	if !ValidSessionID(id) {
 		return "", ErrBadSession
+	}
+	if !d.Usable() {
+		return "", ErrNoStateDir
 	}
 	sessions := filepath.Join(d.Root, SessionsDirName)
 	dir := filepath.Join(sessions, strings.ToLower(id))
