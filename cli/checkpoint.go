@@ -11,6 +11,7 @@ import (
 
 	"github.com/zoneline/zoneline/checkpoint"
 	"github.com/zoneline/zoneline/config"
+	"github.com/zoneline/zoneline/internal/safetext"
 	"github.com/zoneline/zoneline/state"
 )
 
@@ -95,7 +96,7 @@ func (e *Env) checkpointFile(o checkpointOptions) (path, id string, err error) {
 }
 
 func (e *Env) fail(err error) int {
-	fmt.Fprintln(e.Stderr, err)
+	fmt.Fprintln(e.Stderr, safetext.Text(err.Error())) // errors quote paths, files, pane text
 	return exitFail
 }
 
@@ -145,6 +146,7 @@ func (e *Env) checkpointShow(o checkpointOptions) int {
 	if !ok {
 		return exitFail
 	}
+	text = safetext.Text(text) // written by the agent, which quotes payloads and tool output
 	fmt.Fprint(e.Stdout, text)
 	if !strings.HasSuffix(text, "\n") {
 		fmt.Fprintln(e.Stdout)

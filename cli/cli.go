@@ -9,6 +9,7 @@ import (
 	"flag"
 	"fmt"
 	"github.com/zoneline/zoneline/config"
+	"github.com/zoneline/zoneline/internal/safetext"
 	"io"
 	"os"
 	"strings"
@@ -170,7 +171,8 @@ func runVersion(e *Env, args []string) int {
 	return exitOK
 }
 
-// oneLine flattens s for a log line or a status segment.
+// oneLine flattens s for a log line, a status segment or a report line, and makes it safe to
+// print (safetext.Line: no control, C1 or bidi rune survives).
 func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
+	return safetext.Line(strings.Join(strings.Fields(s), " "))
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/zoneline/zoneline/compactflow"
 	"github.com/zoneline/zoneline/config"
+	"github.com/zoneline/zoneline/internal/safetext"
 	"github.com/zoneline/zoneline/sessions"
 	"github.com/zoneline/zoneline/state"
 )
@@ -60,16 +61,16 @@ func runCompactFlow(e *Env, args []string) int {
 		return e.fail(err)
 	}
 	if o.DryRun {
-		fmt.Fprintf(e.Stdout, "compact-flow plan for session %s (%s, project %s):\n", entry.ID, f.Target, entry.Project)
+		fmt.Fprintf(e.Stdout, "compact-flow plan for session %s (%s, project %s):\n", entry.ID, f.Target, safetext.Line(entry.Project))
 		for _, l := range f.Plan() {
-			fmt.Fprintln(e.Stdout, "  "+l)
+			fmt.Fprintln(e.Stdout, "  "+safetext.Line(l))
 		}
 		return exitOK
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := e.runFlow(ctx, f); err != nil {
-		fmt.Fprintln(e.Stderr, err)
+		fmt.Fprintln(e.Stderr, safetext.Text(err.Error())) // it quotes what the pane shows
 		return exitFail
 	}
 	return exitOK

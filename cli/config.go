@@ -3,9 +3,11 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/zoneline/zoneline/config"
+	"github.com/zoneline/zoneline/internal/safetext"
 	"github.com/zoneline/zoneline/state"
 )
 
@@ -31,14 +33,14 @@ func runConfig(e *Env, args []string) int {
 	case "show":
 		cfg, err := config.Load(e.Paths.Config)
 		if err != nil {
-			fmt.Fprintf(e.Stderr, "%s\nzoneline: showing the defaults instead\n", err)
+			fmt.Fprintf(e.Stderr, "%s\nzoneline: showing the defaults instead\n", safetext.Text(err.Error()))
 		}
 		out, merr := cfg.Show()
 		if merr != nil {
 			fmt.Fprintf(e.Stderr, "zoneline: %v\n", merr)
 			return exitFail
 		}
-		e.Stdout.Write(out)
+		io.WriteString(e.Stdout, safetext.Text(string(out))) // values come from the file
 		if err != nil {
 			return exitFail
 		}
@@ -73,16 +75,18 @@ func (e *Env) configCheck() int {
 		fmt.Fprintf(e.Stdout, "%s: ok\n", path)
 		return exitOK
 	}
+	// The messages quote keys and the caret diagram quotes the file's lines: whatever bytes
+	// they hold are shown as visible stand-ins (safetext.Text keeps each at its column).
 	var es config.Errors
 	if errors.As(err, &es) {
 		for _, ce := range es {
-			fmt.Fprintln(e.Stderr, ce.Error())
+			fmt.Fprintln(e.Stderr, safetext.Text(ce.Error()))
 			if ce.Context != "" {
-				fmt.Fprintln(e.Stderr, ce.Context)
+				fmt.Fprintln(e.Stderr, safetext.Text(ce.Context))
 			}
 		}
 	} else {
-		fmt.Fprintln(e.Stderr, err)
+		fmt.Fprintln(e.Stderr, safetext.Text(err.Error()))
 	}
 	return exitFail
 }

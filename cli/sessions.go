@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/zoneline/zoneline/internal/safetext"
 	"github.com/zoneline/zoneline/internal/termcolor"
 
 	"github.com/zoneline/zoneline/config"
@@ -47,11 +48,12 @@ func runSessions(e *Env, args []string) int {
 		if es == nil {
 			es = []sessions.Entry{}
 		}
-		enc := json.NewEncoder(e.Stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(es); err != nil {
+		out, err := json.MarshalIndent(es, "", "  ")
+		if err != nil {
 			return e.fail(err)
 		}
+		// The same values, with the C1 and bidi runes encoding/json leaves raw escaped.
+		e.Stdout.Write(append(safetext.JSON(out), '\n'))
 		return exitOK
 	}
 	if len(es) == 0 {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/zoneline/zoneline/compactflow"
+	"github.com/zoneline/zoneline/internal/safetext"
 	"github.com/zoneline/zoneline/notify"
 	"github.com/zoneline/zoneline/sessions"
 )
@@ -64,7 +65,7 @@ func runWatch(e *Env, args []string) int {
 				err = e.runFlow(ctx, f)
 			}
 			if err != nil {
-				fmt.Fprintf(e.Stderr, "%s\n", err)
+				fmt.Fprintf(e.Stderr, "%s\n", safetext.Text(err.Error()))
 			}
 			return err
 		},
@@ -80,7 +81,7 @@ func runWatch(e *Env, args []string) int {
 				continue
 			}
 			line := fmt.Sprintf("%s %s: %s %s (%s)", e.Now().Format(time.TimeOnly), d.Action, shortSession(d.Entry.ID), filepath.Base(d.Entry.Project), d.Reason)
-			fmt.Fprintln(e.Stdout, line)
+			fmt.Fprintln(e.Stdout, safetext.Line(line))
 			e.State.Log("watch", "%s", line)
 		}
 		if o.Once {

@@ -20,6 +20,7 @@ import (
 
 	"github.com/zoneline/zoneline/config"
 	"github.com/zoneline/zoneline/install"
+	"github.com/zoneline/zoneline/internal/safetext"
 	"github.com/zoneline/zoneline/state"
 	"github.com/zoneline/zoneline/zones"
 )
@@ -427,7 +428,10 @@ func tail(path string, n int) ([]string, error) {
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// Render draws the results, one per line with its mark, the fix beneath, then a verdict.
+// Render draws the results, one per line with its mark, the fix beneath, then a verdict. Every
+// text is made one safe line (safetext.Line) here, where it meets the terminal: details carry
+// outside strings (the Claude Code version and model a payload named, settings commands, log
+// lines, config errors quoting the file).
 func Render(w io.Writer, rs []Result) {
 	marks := map[Status]string{OK: "✓", Info: "·", Warn: "!", Fail: "✗"}
 	width := 0
@@ -435,13 +439,13 @@ func Render(w io.Writer, rs []Result) {
 		width = max(width, len(r.Name))
 	}
 	for _, r := range rs {
-		fmt.Fprintf(w, "%s %-*s  %s\n", marks[r.Status], width, r.Name, r.Detail)
+		fmt.Fprintf(w, "%s %-*s  %s\n", marks[r.Status], width, safetext.Line(r.Name), safetext.Line(r.Detail))
 		pad := strings.Repeat(" ", width+4)
 		for _, m := range r.More {
-			fmt.Fprintf(w, "%s%s\n", pad, m)
+			fmt.Fprintf(w, "%s%s\n", pad, safetext.Line(m))
 		}
 		if r.Fix != "" && r.Status != OK {
-			fmt.Fprintf(w, "%s→ %s\n", pad, r.Fix)
+			fmt.Fprintf(w, "%s→ %s\n", pad, safetext.Line(r.Fix))
 		}
 	}
 	fails, warns := 0, 0

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/zoneline/zoneline/config"
+	"github.com/zoneline/zoneline/internal/safetext"
 	"github.com/zoneline/zoneline/payload"
 	"github.com/zoneline/zoneline/state"
 )
@@ -119,7 +120,7 @@ func write(c *Context, event string, out Output, stdout io.Writer) int {
 		}
 		stdout.Write(append(b, '\n'))
 	case out.Text != "":
-		io.WriteString(stdout, out.Text+"\n")
+		io.WriteString(stdout, safetext.Line(out.Text)+"\n")
 	}
 	return 0
 }
@@ -146,9 +147,11 @@ func runWithin(d time.Duration, giveUp func(), fn func() (Output, error)) (out O
 }
 
 // AdditionalContext is the hookSpecificOutput answer that puts text into the model's context
-// (UserPromptSubmit, SessionStart).
+// (UserPromptSubmit, SessionStart). The text quotes checkpoints, snapshots and payloads: it goes
+// through safetext.Text, so no control, C1 or bidi rune reaches the agent (JSON escaping would
+// hand them over intact).
 func AdditionalContext(event, text string) Output {
 	return Output{JSON: map[string]any{
-		"hookSpecificOutput": map[string]any{"hookEventName": event, "additionalContext": text},
+		"hookSpecificOutput": map[string]any{"hookEventName": event, "additionalContext": safetext.Text(text)},
 	}}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/zoneline/zoneline/internal/safetext"
 	"github.com/zoneline/zoneline/internal/termcolor"
 	"github.com/zoneline/zoneline/statusline"
 	"github.com/zoneline/zoneline/zones"
@@ -61,7 +62,13 @@ func Row(e Entry, now time.Time) []string {
 	if len(id) > shortID {
 		id = id[:shortID]
 	}
-	return []string{zone, tokens, to, p, Ago(now.Sub(e.Updated)), project, pane, id}
+	// Zone, marker, project, pane and id came from payloads and the environment, through the
+	// registry: each cell is made one safe line.
+	row := []string{zone, tokens, to, p, Ago(now.Sub(e.Updated)), project, pane, id}
+	for i, c := range row {
+		row[i] = safetext.Line(c)
+	}
+	return row
 }
 
 // Ago formats how long ago something was seen: 5s, 3m, 2h, 4d.

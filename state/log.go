@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/zoneline/zoneline/internal/rawfs"
+	"github.com/zoneline/zoneline/internal/safetext"
 )
 
 // MaxLog is the size at which the log is rotated to zoneline.log.1 (one old file is kept).
@@ -53,7 +54,8 @@ func (d Dir) LogLine(command, msg string) {
 const MaxLogLine = 2000
 
 // logText makes a message safe for the log: cut to MaxLogLine bytes at a rune boundary, valid
-// UTF-8, control characters escaped, and every line after the first indented, so text from a
+// UTF-8, control characters (C0, DEL, C1) and bidi controls escaped (safetext.Escape: \x1b,
+// \u202e), and every line after the first indented, so text from a
 // payload (a transcript path with a newline) cannot forge a log entry. A stack trace stays
 // readable as indented lines.
 func logText(msg string) string {
@@ -64,20 +66,9 @@ func logText(msg string) string {
 		}
 		msg = msg[:cut] + "…"
 	}
-	msg = strings.ToValidUTF8(msg, "\uFFFD")
-	var b strings.Builder
-	for _, r := range msg {
-		switch {
-		case r == '\n':
-			b.WriteString("\n\t")
-		case r < 0x20 && r != '\t', r == 0x7f:
-			const hex = "0123456789abcdef"
-			b.WriteString("\\x")
-			b.WriteByte(hex[r>>4])
-			b.WriteByte(hex[r&0xf])
-		default:
-			b.WriteRune(r)
-		}
+	msg = safetext.Escape(msg)
+	if strings.IndexByte(msg, '\n') < 0 {
+		return msg
 	}
-	return b.String()
+	return strings.ReplaceAll(msg, "\n", "\n\t")
 }

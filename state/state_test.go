@@ -320,6 +320,8 @@ func TestLogText(t *testing.T) {
 		{"esc\x1b[31mred\r\x00", `esc\x1b[31mred\x0d\x00`},
 		{"bad \xff utf8", "bad \uFFFD utf8"},
 		{"tab\tkept", "tab\tkept"},
+		{"c1\u009b2J\u0085nel", `c1\u009b2J\u0085nel`},
+		{"bidi\u202eevil\u2066iso\u2069", `bidi\u202eevil\u2066iso\u2069`},
 	}
 	for _, tt := range tests {
 		if got := logText(tt.in); got != tt.want {

@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mattn/go-runewidth"
+	"github.com/zoneline/zoneline/internal/safetext"
 )
 
 // The two go-runewidth conditions, East-Asian ambiguous width set explicitly (never from the
@@ -187,44 +188,8 @@ func Fit(s string, width int, ellipsis string, eastAsian bool) string {
 	return b.String()
 }
 
-// clean makes dynamic text (model, dir, branch, problems) safe to print: invalid UTF-8 becomes
-// U+FFFD, tabs and line breaks become spaces, and other control characters (ESC among them)
-// and bidi overrides are dropped, so only the renderer emits escape codes and a line stays one
-// line. It does not allocate when s is already clean.
-func clean(s string) string {
-	dirty := false
-	for i := 0; i < len(s); {
-		b := s[i]
-		if b < utf8.RuneSelf {
-			if b < 0x20 || b == 0x7f {
-				dirty = true
-				break
-			}
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if (r == utf8.RuneError && size == 1) || dropRune(r) != r {
-			dirty = true
-			break
-		}
-		i += size
-	}
-	if !dirty {
-		return s
-	}
-	return strings.Map(dropRune, strings.ToValidUTF8(s, "\uFFFD"))
-}
-
-// dropRune maps a rune for clean: -1 drops it.
-func dropRune(r rune) rune {
-	switch {
-	case r == '\t' || r == '\n' || r == '\r' || r == 0x2028 || r == 0x2029:
-		return ' '
-	case r < 0x20 || (r >= 0x7f && r <= 0x9f):
-		return -1
-	case (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069):
-		return -1
-	}
-	return r
-}
+// clean makes dynamic text (model, dir, branch, problems) safe to print: safetext.Line, the
+// one sanitizer of outside text (invalid UTF-8 becomes U+FFFD, tabs and line breaks spaces,
+// other controls, ESC among them, C1 controls and bidi overrides dropped), so only the renderer
+// emits escape codes and a line stays one line. It does not allocate when s is already clean.
+func clean(s string) string { return safetext.Line(s) }
