@@ -98,6 +98,10 @@ type Options struct {
 	DryRun    bool   // change nothing; Result.Diff says what would change
 	Purge     bool   // uninstall: remove the config and state too
 	Now       func() time.Time
+
+	// beforeCommit, when set (tests), runs after the new settings are written to their temp
+	// file and before the file is checked and renamed over: where a concurrent writer bites.
+	beforeCommit func()
 }
 
 // Result is what Install or Uninstall did (or, with DryRun, would do).
@@ -258,13 +262,27 @@ type settingsFile struct {
 	exists bool
 	data   []byte
 	mode   fs.FileMode
+	info   fs.FileInfo // the file as read (nil when it did not exist): its identity and time
 	doc    *Document
 }
+
+// ErrChanged reports a settings file that another program rewrote between install's read and
+// its write (Claude Code rewrites settings.json with a temp file and a rename).
+var ErrChanged = errors.New("changed while zoneline was editing it")
+
+// commitAttempts is how many times Install and Uninstall read, merge and write again when the
+// settings file changed under them, before they give up and change nothing.
+const commitAttempts = 5
 
 func readSettings(p string) (*settingsFile, error) {
 	sf := &settingsFile{path: p, mode: newFileMode}
 	if real, err := filepath.EvalSymlinks(p); err == nil {
 		sf.path = real // a dotfiles symlink stays a symlink: write its target
+	} else if li, lerr := os.Lstat(p); lerr == nil && li.Mode()&fs.ModeSymlink != 0 {
+		// A dangling (or looping) link: writing would replace the link with a file, and the
+		// user's dotfiles would silently stop being the settings.
+		target, _ := os.Readlink(p)
+		return nil, fmt.Errorf("zoneline: %s is a symlink to %s, which cannot be read (%v): create the target or remove the link; nothing was changed", p, target, unwrapPath(err))
 	}
 	fi, err := os.Stat(sf.path)
 	switch {
@@ -274,7 +292,7 @@ func readSettings(p string) (*settingsFile, error) {
 	case !fi.Mode().IsRegular():
 		return nil, fmt.Errorf("zoneline: %s is not a regular file", p)
 	default:
-		sf.exists, sf.mode = true, fi.Mode().Perm()
+		sf.exists, sf.mode, sf.info = true, fi.Mode().Perm(), fi
 		if sf.data, err = readLimited(sf.path, settingsMax); err != nil {
 			return nil, fmt.Errorf("zoneline: reading %s: %v", p, err)
 		}
@@ -296,8 +314,25 @@ func kindName(k Kind) string {
 
 // Install merges zoneline into o.Settings, installs the skills and writes the config. With
 // o.DryRun it changes nothing and returns the diff it would apply. A settings file it cannot
-// keep whole (invalid JSON, comments) is a *ParseError and nothing is changed.
-func Install(o Options) (*Result, error) {
+// keep whole (invalid JSON, comments) is a *ParseError and nothing is changed. A settings file
+// rewritten by another program while Install works is read and merged again (commitAttempts
+// times, then ErrChanged and nothing changed): the other program's edit is never lost.
+func Install(o Options) (*Result, error) { return retryChanged(o, install) }
+
+// retryChanged runs fn until it does not fail with ErrChanged, at most commitAttempts times.
+func retryChanged(o Options, fn func(Options) (*Result, error)) (*Result, error) {
+	for i := 1; ; i++ {
+		res, err := fn(o)
+		if !errors.Is(err, ErrChanged) {
+			return res, err
+		}
+		if i == commitAttempts {
+			return nil, fmt.Errorf("zoneline: %s %w %d times in a row (another program is rewriting it: Claude Code?): nothing was changed; run it again in a moment", o.Settings, ErrChanged, i)
+		}
+	}
+}
+
+func install(o Options) (*Result, error) {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
@@ -487,7 +522,7 @@ func Install(o Options) (*Result, error) {
 				res.Backup = b
 			}
 		}
-		if err := writeAtomic(sf.path, newData, sf.mode); err != nil {
+		if err := commitSettings(sf, newData, o.beforeCommit); err != nil {
 			return nil, err
 		}
 	}
@@ -516,8 +551,11 @@ func Install(o Options) (*Result, error) {
 
 // Uninstall takes out what Install added: our statusLine (putting back the one it replaced),
 // our hooks, the keys it created, the skill files it wrote when they are unchanged, and the
-// record. The config and state stay unless o.Purge.
-func Uninstall(o Options) (*Result, error) {
+// record. The config and state stay unless o.Purge. Like Install, it merges again when another
+// program rewrites the settings meanwhile.
+func Uninstall(o Options) (*Result, error) { return retryChanged(o, uninstall) }
+
+func uninstall(o Options) (*Result, error) {
 	res := &Result{Settings: o.Settings, Record: RecordPath(o.Settings)}
 	sf, err := readSettings(o.Settings)
 	if err != nil {
@@ -688,10 +726,13 @@ func Uninstall(o Options) (*Result, error) {
 
 	if changed {
 		if newData == nil {
+			if err := sf.unchanged(); err != nil {
+				return nil, err
+			}
 			if err := os.Remove(sf.path); err != nil {
 				return nil, fmt.Errorf("zoneline: %v", err)
 			}
-		} else if err := writeAtomic(sf.path, newData, sf.mode); err != nil {
+		} else if err := commitSettings(sf, newData, o.beforeCommit); err != nil {
 			return nil, err
 		}
 	}
@@ -910,4 +951,81 @@ func writeAtomic(p string, data []byte, perm fs.FileMode) error {
 		return fmt.Errorf("zoneline: %v", err)
 	}
 	return state.WriteFileMode(p, data, perm)
+}
+
+// commitSettings writes data over the settings file sf was read from: a temp file in the same
+// folder, fsync, then, right before the rename, a check that the file is still the one read
+// (the same file, size, time and bytes; or still absent). When another program rewrote it
+// meanwhile, the temp file is removed and the error wraps ErrChanged: the caller reads and
+// merges again. (The check and the rename are two steps; what remains is the window between
+// them, microseconds, against the whole read-merge-write before.)
+func commitSettings(sf *settingsFile, data []byte, beforeCommit func()) error {
+	dir := filepath.Dir(sf.path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("zoneline: %v", err)
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(sf.path)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("zoneline: writing %s: %v", sf.path, err)
+	}
+	tmp := f.Name()
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Chmod(sf.mode)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("zoneline: writing %s: %v", sf.path, err)
+	}
+	if beforeCommit != nil {
+		beforeCommit()
+	}
+	if err := sf.unchanged(); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if err := os.Rename(tmp, sf.path); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("zoneline: writing %s: %v", sf.path, err)
+	}
+	return nil
+}
+
+// unchanged reports (as an error wrapping ErrChanged) whether the settings file is no longer
+// what sf read: created, removed or replaced since, or different in size, time or bytes.
+func (sf *settingsFile) unchanged() error {
+	changed := fmt.Errorf("zoneline: %s %w", sf.path, ErrChanged)
+	if sf.exists {
+		// the bytes first, the identity last: the stat is the cheap step nearest the rename
+		if now, err := readLimited(sf.path, settingsMax); err != nil || !bytes.Equal(now, sf.data) {
+			return changed
+		}
+	}
+	fi, err := os.Stat(sf.path)
+	switch {
+	case !sf.exists && errors.Is(err, fs.ErrNotExist):
+		return nil
+	case !sf.exists, errors.Is(err, fs.ErrNotExist):
+		return changed
+	case err != nil:
+		return fmt.Errorf("zoneline: %v", err)
+	case !os.SameFile(fi, sf.info), fi.Size() != sf.info.Size(), !fi.ModTime().Equal(sf.info.ModTime()):
+		return changed
+	}
+	return nil
+}
+
+// unwrapPath returns the reason of a *fs.PathError, without the path it repeats.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
