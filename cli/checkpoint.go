@@ -180,7 +180,7 @@ func (e *Env) checkpointVerify(o checkpointOptions) int {
 	}
 	ps := checkpoint.Verify(checkpoint.Parse(text), checkpoint.VerifyOptions{Budget: cfg.Checkpoint.Budget, Session: id})
 	for _, p := range ps {
-		fmt.Fprintf(e.Stderr, "%s:%d: %s\n", path, p.Line, p.Msg)
+		fmt.Fprintf(e.Stderr, "%s:%d: %s\n", path, p.Line, safetext.Line(p.Msg)) // quotes the checkpoint
 	}
 	if len(ps) > 0 {
 		fmt.Fprintf(e.Stderr, "zoneline: %d problem(s) in the checkpoint: fix each line above and run 'zoneline checkpoint verify' again\n", len(ps))

@@ -10,6 +10,7 @@ import (
 	"runtime"
 
 	"github.com/zoneline/zoneline/install"
+	"github.com/zoneline/zoneline/internal/safetext"
 	"github.com/zoneline/zoneline/skills"
 )
 
@@ -122,9 +123,9 @@ func (e *Env) install(o installOptions, uninstall bool) int {
 	if err != nil {
 		var pe *install.ParseError
 		if errors.As(err, &pe) {
-			fmt.Fprintf(e.Stderr, "zoneline: %v\nzoneline: %s changed nothing\n", err, verb)
+			fmt.Fprintf(e.Stderr, "zoneline: %s\nzoneline: %s changed nothing\n", safetext.Text(err.Error()), verb)
 		} else {
-			fmt.Fprintln(e.Stderr, err)
+			fmt.Fprintln(e.Stderr, safetext.Text(err.Error()))
 		}
 		return exitFail
 	}
@@ -134,12 +135,12 @@ func (e *Env) install(o installOptions, uninstall bool) int {
 
 func printInstall(w io.Writer, verb string, res *install.Result, dryRun bool) {
 	fmt.Fprintf(w, "zoneline %s: %s\n", verb, res.Settings)
-	for _, c := range res.Changes {
-		fmt.Fprintf(w, "  %-16s %-28s %s\n", c.Action, c.Item, c.Detail)
+	for _, c := range res.Changes { // details quote settings.json (another tool's statusLine command)
+		fmt.Fprintf(w, "  %-16s %-28s %s\n", c.Action, c.Item, safetext.Line(c.Detail))
 	}
 	switch {
 	case dryRun && res.Diff != "":
-		fmt.Fprintf(w, "\ndry run: nothing was written. The change to %s would be:\n%s", res.Settings, res.Diff)
+		fmt.Fprintf(w, "\ndry run: nothing was written. The change to %s would be:\n%s", res.Settings, safetext.Text(res.Diff))
 	case dryRun:
 		fmt.Fprintf(w, "\ndry run: nothing was written; %s would not change\n", res.Settings)
 	case res.Diff == "":
@@ -154,7 +155,7 @@ func printInstall(w io.Writer, verb string, res *install.Result, dryRun bool) {
 	}
 	for _, c := range res.Changes {
 		if c.Action == install.Skipped {
-			fmt.Fprintf(w, "note: %s was skipped: %s\n", c.Item, c.Detail)
+			fmt.Fprintf(w, "note: %s was skipped: %s\n", c.Item, safetext.Line(c.Detail))
 		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/zoneline/zoneline/internal/safetext"
 	"github.com/zoneline/zoneline/internal/termcolor"
 
 	"github.com/zoneline/zoneline/config"
@@ -109,12 +110,12 @@ func runTune(e *Env, args []string) int {
 		fmt.Fprintf(e.Stderr, "zoneline: read %s in %.1fs (%.0f MB/s)\n", tune.Bytes(rep.Totals.Bytes), secs, float64(rep.Totals.Bytes)/1e6/secs)
 	}
 	if o.JSON {
-		enc := json.NewEncoder(e.Stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rep); err != nil {
+		out, err := json.MarshalIndent(rep, "", "  ")
+		if err != nil {
 			fmt.Fprintf(e.Stderr, "zoneline: %v\n", err)
 			return exitFail
 		}
+		e.Stdout.Write(append(safetext.JSON(out), '\n')) // model names from transcripts: C1 and bidi escaped
 	} else {
 		profile := termcolor.Ascii
 		if isTerminal(e.Stdout) {
@@ -159,7 +160,7 @@ func (e *Env) tuneWrite(rep *tune.Report, out io.Writer) int {
 		fmt.Fprintln(e.Stderr, err)
 		return exitFail
 	}
-	fmt.Fprint(out, tune.Diff(path, old, updated, 2))
+	fmt.Fprint(out, safetext.Text(tune.Diff(path, old, updated, 2)))
 	if err := writeUserFile(path, updated); err != nil {
 		fmt.Fprintln(e.Stderr, err)
 		return exitFail

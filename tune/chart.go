@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/zoneline/zoneline/internal/safetext"
 	"github.com/zoneline/zoneline/internal/termcolor"
 )
 
@@ -83,7 +84,7 @@ func Render(w io.Writer, rep *Report, o ChartOptions) {
 		fmt.Fprintf(w, "skipped: %s\n", strings.Join(skipped, ", "))
 	}
 	for _, pr := range rep.Problems {
-		fmt.Fprintf(w, "  %s: %s\n", pr.Path, pr.Reason)
+		fmt.Fprintf(w, "  %s: %s\n", safetext.Line(pr.Path), safetext.Line(pr.Reason))
 	}
 	if len(rep.Models) == 0 {
 		fmt.Fprintln(w, "no assistant responses with usage found; nothing to tune")
@@ -96,7 +97,7 @@ func Render(w io.Writer, rep *Report, o ChartOptions) {
 
 func renderModel(w io.Writer, m *Model, leadN int, g glyphs, p termcolor.Profile, bold, dim func(string) string) {
 	cur := m.Current
-	fmt.Fprintf(w, "%s %s window %s (%s) %s %s %s %s\n", bold(m.Model), g.dot, Tokens(m.Window), m.WindowSource, g.dot, plural(m.Sessions, "session"), g.dot, plural(m.Turns, "turn"))
+	fmt.Fprintf(w, "%s %s window %s (%s) %s %s %s %s\n", bold(safetext.Line(m.Model)), g.dot, Tokens(m.Window), m.WindowSource, g.dot, plural(m.Sessions, "session"), g.dot, plural(m.Turns, "turn"))
 	d := m.Context
 	fmt.Fprintf(w, "context per turn: median %s, p90 %s, p99 %s, max %s\n", Tokens(d.P50), Tokens(d.P90), Tokens(d.P99), Tokens(d.Max))
 	peak := 0
@@ -154,7 +155,8 @@ func renderModel(w io.Writer, m *Model, leadN int, g glyphs, p termcolor.Profile
 			if !c.Time.IsZero() {
 				ts = c.Time.UTC().Format("2006-01-02 15:04")
 			}
-			fmt.Fprintf(w, "  %s  %-6s %s %s %s after %s  %s\n", ts, c.Trigger, Tokens(c.PreTokens), g.arrow, Tokens(c.PostTokens), plural(c.Turns, "turn"), dim(short(c.Session)))
+			// trigger and session come from the transcript: one safe line each
+			fmt.Fprintf(w, "  %s  %-6s %s %s %s after %s  %s\n", ts, safetext.Line(c.Trigger), Tokens(c.PreTokens), g.arrow, Tokens(c.PostTokens), plural(c.Turns, "turn"), dim(safetext.Line(short(c.Session))))
 		}
 	} else {
 		fmt.Fprintln(w, "compactions: none")
