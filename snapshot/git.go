@@ -13,9 +13,10 @@ import (
 	"github.com/zoneline/zoneline/gitinfo"
 )
 
-// gitState reads the branch from .git (no subprocess), then HEAD and the dirty files from one
-// `git status --porcelain=v2 --branch -z` under GitTimeout, run so that no program the
-// repository names can start (gitArgs, gitEnv): a repository is outside input, and its config
+// gitState reads the branch from .git (no subprocess), then HEAD and the dirty files from
+// `git status --porcelain=v2 --branch -z`, after a `git config` that lists the filter drivers to
+// null (filterDrivers), both under GitTimeout and run so that no program the repository names
+// can start (gitArgs, gitEnv, runGit's process group): a repository is outside input, and its config
 // and attributes can name programs (clean/smudge/process filters, an fsmonitor hook, hooks, a
 // pager) that `git status` would otherwise run. The argv is fixed; the payload's cwd only picks
 // the repository, and git runs in the worktree gitinfo found, not in a folder below it.
