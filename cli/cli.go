@@ -148,13 +148,13 @@ func parse(fs *flag.FlagSet, args []string) (code int, ok bool) {
 }
 
 // loadConfigCached loads the config for the statusline and the hooks, through the parsed-config cache
-// in the state dir (decoding TOML costs more than the rest of a render).
+// in the state dir: a config, valid or broken, is parsed once per change of the file.
 func (e *Env) loadConfigCached() (*config.Config, error) {
 	cache := ""
 	if e.State.Usable() {
 		cache = filepath.Join(e.State.Root, config.CacheFile)
 	}
-	return config.LoadCached(e.Paths.Config, cache)
+	return config.LoadCached(e.Paths.Config, cache, state.Replace)
 }
 
 // collectGarbage runs the state dir's daily GC (old sessions, stale temp files) from a command a

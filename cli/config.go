@@ -5,10 +5,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 
 	"github.com/zoneline/zoneline/config"
 	"github.com/zoneline/zoneline/internal/safetext"
+	"github.com/zoneline/zoneline/internal/termcolor"
 	"github.com/zoneline/zoneline/state"
+	"github.com/zoneline/zoneline/statusline"
+	"github.com/zoneline/zoneline/zones"
 )
 
 // runConfig is `zoneline config init | check | show | path`.
@@ -31,20 +35,7 @@ func runConfig(e *Env, args []string) int {
 	case "check":
 		return e.configCheck()
 	case "show":
-		cfg, err := config.Load(e.Paths.Config)
-		if err != nil {
-			fmt.Fprintf(e.Stderr, "%s\nzoneline: showing the defaults instead\n", safetext.Text(err.Error()))
-		}
-		out, merr := cfg.Show()
-		if merr != nil {
-			fmt.Fprintf(e.Stderr, "zoneline: %v\n", merr)
-			return exitFail
-		}
-		io.WriteString(e.Stdout, safetext.Text(string(out))) // values come from the file
-		if err != nil {
-			return exitFail
-		}
-		return exitOK
+		return e.configShow()
 	}
 	fmt.Fprintf(e.Stderr, "zoneline: unknown config command %q: want init, check, show or path\n", args[0])
 	return exitUsage
@@ -64,6 +55,8 @@ func (e *Env) configInit(force bool) int {
 	return exitOK
 }
 
+// configCheck is `zoneline config check`: every problem, in line order, with its caret diagram;
+// exit 1 when there is any.
 func (e *Env) configCheck() int {
 	path := e.Paths.Config
 	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
@@ -75,18 +68,78 @@ func (e *Env) configCheck() int {
 		fmt.Fprintf(e.Stdout, "%s: ok\n", path)
 		return exitOK
 	}
+	e.printConfigProblems(err)
+	return exitFail
+}
+
+// printConfigProblems writes a config's problems to stderr, each with its caret diagram, and a
+// last line that says what happens meanwhile. Every word config check and show print about a
+// broken file goes through here (the file's own bytes are in the diagrams).
+func (e *Env) printConfigProblems(err error) {
+	var es config.Errors
+	if !errors.As(err, &es) {
+		fmt.Fprintln(e.Stderr, safetext.Text(err.Error()))
+		return
+	}
 	// The messages quote keys and the caret diagram quotes the file's lines: whatever bytes
 	// they hold are shown as visible stand-ins (safetext.Text keeps each at its column).
-	var es config.Errors
-	if errors.As(err, &es) {
-		for _, ce := range es {
-			fmt.Fprintln(e.Stderr, safetext.Text(ce.Error()))
-			if ce.Context != "" {
-				fmt.Fprintln(e.Stderr, safetext.Text(ce.Context))
-			}
+	for _, ce := range es {
+		fmt.Fprintln(e.Stderr, safetext.Text(ce.Error()))
+		if ce.Context != "" {
+			fmt.Fprintln(e.Stderr, safetext.Text(ce.Context))
 		}
-	} else {
-		fmt.Fprintln(e.Stderr, safetext.Text(err.Error()))
 	}
-	return exitFail
+	n := es.Count()
+	word := "problems"
+	if n == 1 {
+		word = "problem"
+	}
+	fmt.Fprintf(e.Stderr, "%d %s; every other key is in force (the statusline shows ⚠ until it is fixed)\n", n, word)
+}
+
+// configShow is `zoneline config show`: the config the renderer uses, each value that is not
+// the file's own with where it came from. A broken file's problems go to stderr and exit 1.
+func (e *Env) configShow() int {
+	cfg, set, err := config.LoadSources(e.Paths.Config)
+	if err != nil {
+		e.printConfigProblems(err)
+	}
+	io.WriteString(e.Stdout, safetext.Text(string(cfg.ShowEffective(set, e.effective(cfg))))) // values come from the file
+	if err != nil {
+		return exitFail
+	}
+	return exitOK
+}
+
+// effective returns the values the renderer uses in place of the config's "use the default"
+// settings, for a model that reports no window and outside any project.
+func (e *Env) effective(cfg *config.Config) map[string]config.Effective {
+	eff := map[string]config.Effective{}
+	if cfg.Color == "auto" {
+		eff["color"] = config.Effective{Value: `"auto"`, From: "auto: " + termcolor.For("auto", e.Getenv).String() + " from NO_COLOR, FORCE_COLOR, COLORTERM, TERM"}
+	}
+	if cfg.Statusline.Separator == "" {
+		eff["statusline.separator"] = config.Effective{Value: strconv.Quote(statusline.DefaultSeparator(cfg.Glyphs)), From: "the " + cfg.Glyphs + " glyph set's"}
+	}
+	window := zones.Window(0, "", cfg.Window)
+	if cfg.Window == 0 {
+		eff["window"] = config.Effective{Value: strconv.FormatInt(window, 10), From: "default, for a model that reports no window (a model's own window wins)"}
+	}
+	c := zones.AutoCompact(e.compactInput(cfg, window, ""))
+	if cfg.AutoCompact.Point == 0 || cfg.AutoCompact.Enabled == nil {
+		from := "computed for a " + zones.WindowClass(window) + " window (" + c.Source + ")"
+		if !c.Enabled {
+			from = "auto-compact off (" + c.Source + ")"
+		}
+		if cfg.AutoCompact.Point == 0 {
+			eff["autocompact.point"] = config.Effective{Value: strconv.FormatInt(c.Point, 10), From: from}
+		}
+		if cfg.AutoCompact.Enabled == nil {
+			eff["autocompact.enabled"] = config.Effective{Value: strconv.FormatBool(c.Enabled), From: "detected: " + c.Source}
+		}
+	}
+	if cfg.AutoCompact.MaxOutput == 0 {
+		eff["autocompact.max_output"] = config.Effective{Value: strconv.Itoa(zones.MaxOutputReserve), From: "default: Claude Code's output reserve"}
+	}
+	return eff
 }

@@ -353,11 +353,7 @@ func tmuxSocket(v string) string {
 func configProblem(err error) string {
 	var es config.Errors
 	if errors.As(err, &es) && len(es) > 0 {
-		s := es[0].Short()
-		if len(es) > 1 {
-			s += fmt.Sprintf(" (+%d more)", len(es)-1)
-		}
-		return s
+		return es.Summary()
 	}
 	return shortErr(err)
 }

@@ -1,30 +1,43 @@
 package config
 
 import (
-	"errors"
+	"bytes"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strconv"
 
 	"github.com/zoneline/zoneline/internal/jsonscan"
 	"github.com/zoneline/zoneline/internal/rawfs"
-	"github.com/zoneline/zoneline/state"
 )
 
-// The statusline and the hooks load the config in a fresh process after every turn, and
-// decoding TOML (go-toml's reflection on first use) costs more than the rest of a render. So
-// LoadCached keeps the parsed config in a cache file in the state dir, keyed by the config
-// file's path, size and modification time and by the shape of Config, written atomically and
-// read with jsonscan. The cache is a plain JSON rendering of the effective config; deleting it
-// is always safe.
+// The statusline and the hooks load the config in a fresh process after every turn. LoadCached
+// keeps the result of the last parse in a cache file in the state dir, keyed by the config
+// file's path, size and modification time and by the schema: a config, valid or not, is parsed
+// once per change of the file, and a broken one (say 20,000 unknown tables) costs each later
+// render a small read, not a parse of the whole file.
+//
+// The cache is TOML, read by the same schema as the config itself (there is no second codec):
+//
+//	# zoneline config cache (safe to delete)
+//	# key "<path>|<size>|<mtime ns>|<schema hash>"
+//	# problem <line> <col> <more> <message>      (the first cacheProblems, in line order)
+//	<the keys the file set validly, as TOML>
+//
+// A cache whose TOML does not decode cleanly is ignored and rewritten.
 
 // CacheFile is the cache's name in the state dir.
-const CacheFile = "config-cache.json"
+const CacheFile = "config-cache.toml"
 
-// LoadCached is Load through the cache at cachePath. A missing config file needs no cache (the
-// defaults); a config with errors is never cached, so its errors are reported every time.
-func LoadCached(path, cachePath string) (*Config, error) {
+// cacheProblems is how many problems the cache keeps (the statusline shows one, and the count).
+const cacheProblems = 20
+
+const cacheHead = "# zoneline config cache (safe to delete)\n# key "
+
+// LoadCached is Load through the cache at cachePath, written with write (an atomic write in the
+// state dir; nil or a failing write only costs the next load a parse). A missing config file
+// needs no cache (the defaults). The problems it returns are the first cacheProblems, without
+// caret diagrams; `config check` (Load) reports them all.
+func LoadCached(path, cachePath string, write func(path string, data []byte) error) (*Config, error) {
 	if !filepath.IsAbs(path) {
 		return Default(), notAbsolute(path)
 	}
@@ -36,127 +49,139 @@ func LoadCached(path, cachePath string) (*Config, error) {
 		return Default(), nil
 	}
 	if err != nil || cachePath == "" {
-		return Load(path)
+		return shortLoad(path)
 	}
-	key := path + "|" + strconv.FormatInt(fi.Size(), 10) + "|" + strconv.FormatInt(fi.ModTime().UnixNano(), 10) + "|" + cacheShape
-	if data, err := state.ReadFile(cachePath, MaxSize); err == nil {
-		if c, ok := decodeCache(data, key); ok {
-			return c, nil
+	key := path + "|" + strconv.FormatInt(fi.Size(), 10) + "|" + strconv.FormatInt(fi.ModTime().UnixNano(), 10) + "|" + schemaHash()
+	if data, err := rawfs.ReadFile(cachePath, MaxSize, true); err == nil {
+		if c, es, ok := decodeCache(data, key, path); ok {
+			return c, errOrNil(es)
 		}
 	}
-	c, err := Load(path)
-	if err == nil {
+	data, err := readFile(path)
+	if err != nil {
+		return shortLoad(path)
+	}
+	c, set, es := parse(path, data, false)
+	es = es.shorten(cacheProblems)
+	if write != nil {
 		// Best effort: a cache that cannot be written only costs the next load a parse.
-		state.Replace(cachePath, encodeCache(c, key))
+		write(cachePath, encodeCache(c, set, es, key))
+	}
+	return c, errOrNil(es)
+}
+
+func shortLoad(path string) (*Config, error) {
+	c, err := Load(path)
+	if es, ok := err.(Errors); ok {
+		es = es.shorten(cacheProblems)
+		for _, e := range es {
+			e.Context = ""
+		}
+		return c, es
 	}
 	return c, err
 }
 
-// cacheShape describes Config's fields and kinds (shapeOf in the tests: a hash of the field
-// tags and kinds), so that a cache written by another version of zoneline is never read into a
-// different struct. TestCacheShape fails, naming the new value, when Config changes. (A
-// constant: computing it by reflection cost every render.)
-const cacheShape = "bf239d49affd4101"
+func errOrNil(es Errors) error {
+	if len(es) == 0 {
+		return nil
+	}
+	return es
+}
 
-func fnv64(s string) uint64 {
+// schemaHash names the schema's keys and wants, so that a cache written by a zoneline with
+// another schema is never read.
+func schemaHash() string {
 	h := uint64(14695981039346656037)
-	for i := 0; i < len(s); i++ {
-		h ^= uint64(s[i])
+	mix := func(s string) {
+		for i := 0; i < len(s); i++ {
+			h ^= uint64(s[i])
+			h *= 1099511628211
+		}
+		h ^= 0xff
 		h *= 1099511628211
 	}
-	return h
+	for i := range schema {
+		mix(schema[i].key)
+		mix(schema[i].want)
+	}
+	for i := range modelSchema {
+		mix(modelSchema[i].key)
+		mix(modelSchema[i].want)
+	}
+	return strconv.FormatUint(h, 16)
 }
 
-func encodeCache(c *Config, key string) []byte {
-	b := []byte(`{"key":`)
-	b = jsonscan.AppendString(b, key)
-	b = append(b, `,"config":`...)
-	b = appendValue(b, reflect.ValueOf(c).Elem())
-	return append(b, "}\n"...)
+func encodeCache(c *Config, set map[string]bool, es Errors, key string) []byte {
+	b := append([]byte(cacheHead), jsonscan.AppendString(nil, key)...)
+	b = append(b, '\n')
+	for _, e := range es {
+		b = append(b, "# problem "...)
+		b = strconv.AppendInt(b, int64(e.Line), 10)
+		b = append(b, ' ')
+		b = strconv.AppendInt(b, int64(e.Col), 10)
+		b = append(b, ' ')
+		b = strconv.AppendInt(b, int64(e.more), 10)
+		b = append(b, ' ')
+		b = append(b, oneLine(e.Msg)...)
+		b = append(b, '\n')
+	}
+	body := c.encode(func(key, value string) (string, string, bool) { return value, "", set[key] })
+	return append(b, body...)
 }
 
-func decodeCache(data []byte, key string) (*Config, bool) {
-	c := Default()
-	var gotKey string
-	found := false
-	err := jsonscan.Decode(data, func(s *jsonscan.Scanner, k []byte) error {
-		switch {
-		case jsonscan.KeyIs(k, "key"):
-			return s.String("key", &gotKey)
-		case jsonscan.KeyIs(k, "config"):
-			if gotKey != key {
-				return errStale
-			}
-			found = true
-			return readConfig(s, c)
+// oneLine keeps a message on its line of the cache.
+func oneLine(s string) string {
+	return string(bytes.Map(func(r rune) rune {
+		if r == '\n' || r == '\r' || r < 0x20 {
+			return ' '
 		}
-		return s.Skip()
-	})
-	if err != nil || !found || gotKey != key {
-		return nil, false
-	}
-	// The cache is a file like any other: what it holds is validated as the TOML was.
-	if errs := c.validate(CacheFile, nil); len(errs) > 0 {
-		return nil, false
-	}
-	return c, true
+		return r
+	}, []byte(s)))
 }
 
-var errStale = errors.New("stale cache")
-
-// appendValue writes v as JSON: structs by their toml tags.
-func appendValue(b []byte, v reflect.Value) []byte {
-	switch v.Kind() {
-	case reflect.Struct:
-		b = append(b, '{')
-		t := v.Type()
-		for i := range t.NumField() {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = jsonscan.AppendString(b, t.Field(i).Tag.Get("toml"))
-			b = append(b, ':')
-			b = appendValue(b, v.Field(i))
-		}
-		return append(b, '}')
-	case reflect.Slice:
-		if v.IsNil() {
-			return append(b, "null"...)
-		}
-		b = append(b, '[')
-		for i := range v.Len() {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendValue(b, v.Index(i))
-		}
-		return append(b, ']')
-	case reflect.Pointer, reflect.Interface:
-		if v.IsNil() {
-			return append(b, "null"...)
-		}
-		if v.Kind() == reflect.Interface {
-			// any holds what go-toml decodes a scalar to; tag the kind so it comes back the same.
-			e := v.Elem()
-			switch e.Kind() {
-			case reflect.String:
-				return append(jsonscan.AppendString(append(b, `{"s":`...), e.String()), '}')
-			case reflect.Int64:
-				return append(strconv.AppendInt(append(b, `{"i":`...), e.Int(), 10), '}')
-			case reflect.Float64:
-				return append(strconv.AppendFloat(append(b, `{"f":`...), e.Float(), 'g', -1, 64), '}')
-			case reflect.Bool:
-				return append(strconv.AppendBool(append(b, `{"b":`...), e.Bool()), '}')
-			}
-			return append(b, "null"...)
-		}
-		return appendValue(b, v.Elem())
-	case reflect.String:
-		return jsonscan.AppendString(b, v.String())
-	case reflect.Bool:
-		return strconv.AppendBool(b, v.Bool())
-	case reflect.Int, reflect.Int64:
-		return strconv.AppendInt(b, v.Int(), 10)
+// decodeCache reads a cache written for key; ok is false when it is for another key or does
+// not decode cleanly.
+func decodeCache(data []byte, key, file string) (*Config, Errors, bool) {
+	want := append([]byte(cacheHead), jsonscan.AppendString(nil, key)...)
+	want = append(want, '\n')
+	if !bytes.HasPrefix(data, want) {
+		return nil, nil, false
 	}
-	panic("config: cannot cache a " + v.Kind().String())
+	rest := data[len(want):]
+	var es Errors
+	for bytes.HasPrefix(rest, []byte("# problem ")) {
+		nl := bytes.IndexByte(rest, '\n')
+		if nl < 0 {
+			return nil, nil, false
+		}
+		e, ok := cachedProblem(rest[len("# problem "):nl], file)
+		if !ok {
+			return nil, nil, false
+		}
+		es = append(es, e)
+		rest = rest[nl+1:]
+	}
+	// The cache is a file like any other: what it holds is decoded and validated as the config.
+	c, probs, _ := decode(rest)
+	if len(probs) > 0 {
+		return nil, nil, false
+	}
+	return c, es, true
+}
+
+func cachedProblem(line []byte, file string) (*Error, bool) {
+	var nums [3]int
+	for i := range nums {
+		sp := bytes.IndexByte(line, ' ')
+		if sp < 0 {
+			return nil, false
+		}
+		n, err := strconv.Atoi(string(line[:sp]))
+		if err != nil || n < 0 {
+			return nil, false
+		}
+		nums[i], line = n, line[sp+1:]
+	}
+	return &Error{File: file, Line: nums[0], Col: nums[1], more: nums[2], Msg: string(line)}, true
 }

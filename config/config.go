@@ -1,20 +1,17 @@
-// Package config loads zoneline's TOML config: strict decoding (an unknown or misspelt key is an
-// error with file:line:col), validation of every value, built-in defaults, and the commented
+// Package config loads zoneline's TOML config: one schema (schema.go) decodes and validates every
+// key in one linear pass, keeps every valid value and reports every problem with file:line:col in
+// the user's words (the key, the value wanted, the default kept, a close known key); it writes the
+// config back as TOML (`config show`, the cache) and holds the built-in defaults and the commented
 // template that `zoneline config init` writes.
 package config
 
 import (
-	"bytes"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
-	"time"
-
-	"github.com/pelletier/go-toml/v2"
 
 	"github.com/zoneline/zoneline/zones"
 )
@@ -169,17 +166,18 @@ type Error struct {
 	Col     int // 1-based; 0 when unknown
 	Msg     string
 	Context string // multi-line caret diagram, when known
+	more    int    // on the last Error of a shortened list: how many problems it stands for
 }
 
 // Error returns "file:line:col: msg".
 func (e *Error) Error() string {
 	switch {
 	case e.Line > 0 && e.Col > 0:
-		return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
+		return e.File + ":" + strconv.Itoa(e.Line) + ":" + strconv.Itoa(e.Col) + ": " + e.Msg
 	case e.Line > 0:
-		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+		return e.File + ":" + strconv.Itoa(e.Line) + ": " + e.Msg
 	}
-	return fmt.Sprintf("%s: %s", e.File, e.Msg)
+	return e.File + ": " + e.Msg
 }
 
 // Short returns the error with the file's base name, for the statusline's ⚠ segment.
@@ -189,7 +187,8 @@ func (e *Error) Short() string {
 	return c.Error()
 }
 
-// Errors is every problem found in one file.
+// Errors is every problem found in one file, in line order. A valid key is never lost to
+// another key's problem: the config that comes with Errors holds every value that was valid.
 type Errors []*Error
 
 func (es Errors) Error() string {
@@ -200,170 +199,87 @@ func (es Errors) Error() string {
 	return strings.Join(parts, "\n")
 }
 
+// Count returns how many problems es stands for (a shortened list ends in one that counts
+// the rest).
+func (es Errors) Count() int {
+	n := len(es)
+	if n > 0 && es[n-1].more > 0 {
+		n += es[n-1].more - 1
+	}
+	return n
+}
+
+// Summary returns the first problem, short, and how many more there are: one line for the
+// statusline's ⚠ segment and for doctor.
+func (es Errors) Summary() string {
+	if len(es) == 0 {
+		return ""
+	}
+	s := es[0].Short()
+	if n := es.Count(); n > 1 {
+		s += " (+" + strconv.Itoa(n-1) + " more)"
+	}
+	return s
+}
+
+// shorten keeps the first n problems and one that stands for the rest.
+func (es Errors) shorten(n int) Errors {
+	if len(es) <= n {
+		return es
+	}
+	rest := es.Count() - n
+	out := append(Errors(nil), es[:n]...)
+	return append(out, &Error{File: es[0].File, Msg: "and " + strconv.Itoa(rest) + " more problems ('zoneline config check' lists them all)", more: rest})
+}
+
 // MaxSize is the largest config file read.
 const MaxSize = 1 << 20
 
-// Load reads the config at path. A missing file is not an error: it returns the defaults. On any
-// problem it returns the defaults too, with an Errors value naming each problem's position, so a
-// broken config degrades the statusline but never blanks it.
+// Load reads the config at path. A missing file is not an error: it returns the defaults. On
+// problems it returns every valid value of the file (the defaults for the rest) and an Errors
+// value naming each problem's position, in line order, with its caret diagram, so a broken
+// config degrades the statusline but never blanks it.
 func Load(path string) (*Config, error) {
+	c, _, err := LoadSources(path)
+	return c, err
+}
+
+// LoadSources is Load that also returns the keys the file set ("model" for the [[model]] blocks),
+// for `config show`.
+func LoadSources(path string) (*Config, map[string]bool, error) {
 	if !filepath.IsAbs(path) {
-		return Default(), notAbsolute(path)
+		return Default(), nil, notAbsolute(path)
 	}
 	data, err := readFile(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return Default(), nil
+		return Default(), nil, nil
 	}
 	if err != nil {
-		return Default(), Errors{{File: path, Msg: err.Error()}}
+		return Default(), nil, Errors{{File: path, Msg: err.Error()}}
 	}
-	return Parse(path, data)
+	c, set, es := parse(path, data, true)
+	if len(es) > 0 {
+		return c, set, es
+	}
+	return c, set, nil
 }
 
-// Parse decodes and validates a config file's contents; name is used in errors.
+// Parse decodes and validates a config file's contents; name is used in errors. On problems it
+// returns the valid part of the file over the defaults, and Errors.
 func Parse(name string, data []byte) (*Config, error) {
-	if len(data) > MaxSize {
-		return Default(), Errors{{File: name, Msg: "larger than 1 MiB"}}
-	}
-	c := Default()
-	dec := toml.NewDecoder(bytes.NewReader(data)).DisallowUnknownFields()
-	if err := dec.Decode(c); err != nil {
-		return Default(), Errors(decodeErrors(name, data, err))
-	}
-	if errs := c.validate(name, data); len(errs) > 0 {
-		return Default(), errs
+	c, _, es := parse(name, data, true)
+	if len(es) > 0 {
+		return c, es
 	}
 	return c, nil
 }
 
-func decodeErrors(name string, data []byte, err error) []*Error {
-	var sm *toml.StrictMissingError
-	if errors.As(err, &sm) {
-		out := make([]*Error, 0, len(sm.Errors))
-		for i := range sm.Errors {
-			de := &sm.Errors[i]
-			row, col := de.Position()
-			out = append(out, &Error{File: name, Line: row, Col: col,
-				Msg: fmt.Sprintf("unknown key '%s'", strings.Join(de.Key(), ".")), Context: de.String()})
-		}
-		return out
+func parse(name string, data []byte, context bool) (*Config, map[string]bool, Errors) {
+	if len(data) > MaxSize {
+		return Default(), nil, Errors{{File: name, Msg: "larger than 1 MiB; the defaults are in use"}}
 	}
-	var de *toml.DecodeError
-	if errors.As(err, &de) {
-		row, col := de.Position()
-		msg := de.Error()
-		if k := de.Key(); len(k) > 0 {
-			msg = fmt.Sprintf("%s (key '%s')", msg, strings.Join(k, "."))
-		}
-		return []*Error{{File: name, Line: row, Col: col, Msg: msg, Context: de.String()}}
-	}
-	return []*Error{{File: name, Msg: strings.TrimPrefix(err.Error(), "toml: ")}}
-}
-
-// validate checks values decoding cannot: enums, ranges, segment names, globs, prep specs.
-func (c *Config) validate(name string, data []byte) Errors {
-	var errs Errors
-	bad := func(key, format string, args ...any) {
-		line := locate(data, key)
-		errs = append(errs, &Error{File: name, Line: line, Col: col(line), Msg: fmt.Sprintf(format, args...)})
-	}
-	oneOf := func(key, v string, allowed ...string) {
-		if !slices.Contains(allowed, v) {
-			bad(key, "%s = %q: want one of %s", key, v, strings.Join(allowed, ", "))
-		}
-	}
-	oneOf("color", c.Color, "auto", "truecolor", "256", "16", "none")
-	oneOf("glyphs", c.Glyphs, "unicode", "ascii", "nerd")
-	oneOf("urgency", c.Notify.Urgency, "low", "normal", "critical")
-	if c.Window < 0 {
-		bad("window", "window = %d: must be positive", c.Window)
-	}
-	if len(c.Statusline.Lines) == 0 {
-		bad("lines", "lines: at least one line of segments")
-	}
-	for i, line := range c.Statusline.Lines {
-		if len(line) == 0 {
-			bad("lines", "lines: line %d has no segments", i+1)
-		}
-		for _, s := range line {
-			if !slices.Contains(Segments, s) {
-				bad("lines", "unknown segment %q: want one of %s", s, strings.Join(Segments, ", "))
-			}
-		}
-	}
-	if c.Statusline.BarWidth < 1 || c.Statusline.BarWidth > 100 {
-		bad("bar_width", "bar_width = %d: want 1 to 100", c.Statusline.BarWidth)
-	}
-	if c.Statusline.Indent < 0 || c.Statusline.Indent > 20 {
-		bad("indent", "indent = %d: want 0 to 20", c.Statusline.Indent)
-	}
-	if c.AutoCompact.Point < 0 || c.AutoCompact.MaxOutput < 0 {
-		bad("point", "autocompact values must not be negative")
-	}
-	if _, err := PrepSpec(c.Warning.Prep); err != nil {
-		bad("prep", "%v", err)
-	}
-	if c.Warning.ImminentDistance < 0 {
-		bad("imminent_distance", "imminent_distance = %d: must not be negative", c.Warning.ImminentDistance)
-	}
-	for _, t := range c.Warning.Tiers {
-		if !slices.Contains(Tiers, t) {
-			bad("tiers", "unknown tier %q: want %s", t, strings.Join(Tiers, ", "))
-		}
-	}
-	for _, t := range c.Notify.Tiers {
-		if !slices.Contains(Tiers, t) {
-			bad("tiers", "unknown tier %q: want %s", t, strings.Join(Tiers, ", "))
-		}
-	}
-	for i, m := range c.Models {
-		key := "match"
-		if m.Match == "" {
-			key = "window"
-		}
-		switch {
-		case m.Match == "" && m.Window == "":
-			bad("[[model]]", "[[model]] #%d: needs match (a glob on model.id) or window (\"200k\" or \"1m\")", i+1)
-		case m.Match != "":
-			if _, err := filepath.Match(m.Match, ""); err != nil {
-				bad(key, "[[model]] #%d: match %q is not a valid glob", i+1, m.Match)
-			}
-		case m.Window != "200k" && m.Window != "1m":
-			bad(key, "[[model]] #%d: window %q: want \"200k\" or \"1m\"", i+1, m.Window)
-		}
-		if m.Warn < 0 || m.Dumb < 0 || (m.Warn > 0 && m.Dumb > 0 && m.Warn > m.Dumb) {
-			bad("warn", "[[model]] #%d: want 0 <= warn <= dumb (warn %d, dumb %d)", i+1, m.Warn, m.Dumb)
-		}
-		if _, err := PrepSpec(m.Prep); err != nil {
-			bad("prep", "[[model]] #%d: %v", i+1, err)
-		}
-	}
-	if c.Checkpoint.Budget < 500 || c.Checkpoint.Budget > 9000 {
-		bad("budget", "budget = %d: want 500 to 9000 characters (Claude Code previews context over 10,000)", c.Checkpoint.Budget)
-	}
-	if c.Checkpoint.StaleMinutes < 1 {
-		bad("stale_minutes", "stale_minutes = %d: want at least 1", c.Checkpoint.StaleMinutes)
-	}
-	if c.PreCompact.Snapshots < 1 || c.PreCompact.Snapshots > 1000 {
-		bad("snapshots", "snapshots = %d: want 1 to 1000", c.PreCompact.Snapshots)
-	}
-	if c.State.GCDays < 1 {
-		bad("gc_days", "gc_days = %d: want at least 1", c.State.GCDays)
-	}
-	for _, d := range []struct{ key, v string }{
-		{"prep", c.Flow.Timeouts.Prep}, {"compact", c.Flow.Timeouts.Compact},
-		{"postcompact", c.Flow.Timeouts.Postcompact}, {"interval", c.Watch.Interval},
-	} {
-		if v, err := time.ParseDuration(d.v); err != nil || v <= 0 {
-			bad(d.key, "%s = %q: want a positive duration such as \"90s\" or \"10m\"", d.key, d.v)
-		}
-	}
-	for _, p := range c.Watch.Projects {
-		if _, err := filepath.Match(p, ""); err != nil || p == "" {
-			bad("projects", "projects: %q is not a valid path or glob", p)
-		}
-	}
-	return errs
+	c, probs, set := decode(data)
+	return c, set, finish(name, data, probs, context)
 }
 
 // PrepSpec normalises a prep threshold from the config (a string or an integer) into the
@@ -380,13 +296,13 @@ func PrepSpec(v any) (string, error) {
 	case float64:
 		s = strconv.FormatFloat(p, 'f', -1, 64)
 	default:
-		return "", fmt.Errorf("prep = %v: want a zone name, a token count or a percent such as \"70%%\"", v)
+		return "", errors.New("want " + wantPrep)
 	}
 	if s == "" {
 		return "", nil
 	}
 	if _, ok := zones.Prep(s, zones.Thresholds{Warn: 1, Dumb: 2}, 200_000, zones.Compact{}); !ok {
-		return "", fmt.Errorf("prep = %q: want \"warn\", \"dumb\", a token count such as 150000 or \"150k\", or a percent such as \"70%%\"", s)
+		return "", errors.New("prep = " + quote(s) + ": want " + wantPrep)
 	}
 	return s, nil
 }
@@ -408,27 +324,6 @@ func (c *Config) Prep(r zones.Rule) string {
 	}
 	s, _ := PrepSpec(c.Warning.Prep)
 	return s
-}
-
-// locate returns the 1-based line of the first "key =" (or the table header) in data, or 0.
-func locate(data []byte, key string) int {
-	for i, line := range bytes.Split(data, []byte("\n")) {
-		t := bytes.TrimSpace(line)
-		if bytes.HasPrefix(t, []byte(key)) {
-			rest := bytes.TrimSpace(t[len(key):])
-			if strings.HasPrefix(key, "[") || bytes.HasPrefix(rest, []byte("=")) {
-				return i + 1
-			}
-		}
-	}
-	return 0
-}
-
-func col(line int) int {
-	if line > 0 {
-		return 1
-	}
-	return 0
 }
 
 // notAbsolute is Load's answer for a path that is not absolute: nil for "" (no config file:

@@ -1,11 +1,5 @@
 package config
 
-import (
-	"bytes"
-
-	"github.com/pelletier/go-toml/v2"
-)
-
 // Template is the commented config that `zoneline config init` writes. It decodes to Default().
 const Template = `# zoneline config. Every key is optional; these are the defaults.
 # Check it with:  zoneline config check      See the effective config: zoneline config show
@@ -97,14 +91,3 @@ auto = false
 # Project dirs (globs allowed) where auto may run compact-flow; empty = none.
 projects = []
 `
-
-// Show returns the effective config as TOML.
-func (c *Config) Show() ([]byte, error) {
-	var buf bytes.Buffer
-	enc := toml.NewEncoder(&buf)
-	enc.SetIndentTables(true)
-	if err := enc.Encode(c); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
-}

@@ -212,8 +212,13 @@ func Config(path string) Result {
 		return r
 	}
 	if _, err := config.Load(path); err != nil {
-		r.Status, r.Detail = Fail, oneLine(err.Error())
-		r.Fix = "zoneline config check shows where; the status line shows ⚠ until it is fixed"
+		detail := oneLine(err.Error())
+		var es config.Errors
+		if errors.As(err, &es) {
+			detail = es.Summary()
+		}
+		r.Status, r.Detail = Fail, detail
+		r.Fix = "zoneline config check lists every problem; the other keys are in force, and the status line shows ⚠ until it is fixed"
 		return r
 	}
 	r.Detail += " is valid"

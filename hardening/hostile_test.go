@@ -5,6 +5,7 @@ package hardening
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/zoneline/zoneline/config"
 	"github.com/zoneline/zoneline/hook"
+	"github.com/zoneline/zoneline/state"
 )
 
 // hcase is one hostile case: a stdin template (placeholders as in testdata/hostile/README.md)
@@ -332,20 +334,29 @@ func generated() []hcase {
 			// a cache with the right key and values that validation would refuse
 			write(t, w.config, []byte(ruleConfig))
 			cache := filepath.Join(w.state, config.CacheFile)
-			if _, err := config.LoadCached(w.config, cache); err != nil {
+			if _, err := config.LoadCached(w.config, cache, state.Replace); err != nil {
 				t.Fatal(err)
 			}
 			b, err := os.ReadFile(cache)
 			if err != nil {
 				t.Skipf("no config cache written (%v): nothing to tamper with", err)
 			}
-			r := strings.NewReplacer(`"bar_width":10`, `"bar_width":-2147483648`, `"indent":2`, `"indent":-99999`,
-				`"glyphs":"unicode"`, `"glyphs":"bogus"`, `"color":"auto"`, `"color":"\u001b[2J"`,
-				`"separator":""`, `"separator":"\u001b]0;x\u0007\n"`, `"match":"claude-sonnet*"`, `"match":"["`,
-				`"warn":100000`, `"warn":-5`, `"dumb":150000`, `"dumb":-10`, `"snapshots":40`, `"snapshots":-1`,
-				`"gc_days":14`, `"gc_days":-1`, `"budget":6000`, `"budget":-1`, `"imminent_distance":20000`, `"imminent_distance":-1`,
-				`"lines":[[`, `"lines":[[],["nope"],[`, `"tiers":["dumb","imminent"]`, `"tiers":["x",""]`, `"window":0`, `"window":-1`)
+			r := strings.NewReplacer(`match = "claude-sonnet*"`, "match = \"[\"\nwarn = -5\n[statusline]\nbar_width = -2147483648\nindent = -99999\nseparator = \"\\u001b]0;x\\u0007\\n\"\nlines = [[], [\"nope\"]]\n[notify]\nurgency = \"\x1b[2J\"\n")
 			write(t, cache, []byte(r.Replace(string(b))))
+		}),
+		stateSetup("config-cache-problems-forged", func(t *testing.T, w *world) {
+			write(t, w.config, []byte("colour = 1\n"))
+			cache := filepath.Join(w.state, config.CacheFile)
+			config.LoadCached(w.config, cache, state.Replace)
+			b, err := os.ReadFile(cache)
+			if err != nil {
+				t.Skipf("no config cache written (%v)", err)
+			}
+			write(t, cache, bytes.Replace(b, []byte("unknown key"), []byte("\x1b]0;pwned\x07\x1b[2J\u202e"), 1))
+		}),
+		stateSetup("config-20000-unknown-tables", func(t *testing.T, w *world) { write(t, w.config, manyTables()) }),
+		stateSetup("config-every-value-wrong", func(t *testing.T, w *world) {
+			write(t, w.config, []byte("color = 1\nglyphs = []\nwindow = \"x\"\n[statusline]\nlines = \"zone\"\nbar_width = 1.5\n[autocompact]\nenabled = \"no\"\n[warning]\nprep = true\ntiers = [1]\n[[model]]\nmatch = 3\n[flow.timeouts]\nprep = 1979-05-27\n"))
 		}),
 		stateSetup("claude-settings-garbage", func(t *testing.T, w *world) {
 			write(t, filepath.Join(w.claude, "settings.json"), []byte(`{"autoCompactEnabled":"no","autoCompactWindow":1e999`))
@@ -461,6 +472,17 @@ func corpus(t *testing.T) []hcase {
 }
 
 // ruleConfig is a valid config with a model rule, so the parsed-config cache has content.
+// manyTables is a config of 20,000 unknown tables (about 240 KB) after two valid keys: the
+// problems must cost linear time, and the cache must spare later renders the parse.
+func manyTables() []byte {
+	var b bytes.Buffer
+	b.WriteString("color = \"none\"\nglyphs = \"ascii\"\n")
+	for i := range 20_000 {
+		fmt.Fprintf(&b, "[t%d]\nx=1\n", i)
+	}
+	return b.Bytes()
+}
+
 const ruleConfig = "[[model]]\nmatch = \"claude-sonnet*\"\nwarn = 100000\ndumb = 150000\n"
 
 // minCases is the issue's floor for the corpus.

@@ -108,3 +108,6 @@ func glyphWidth(r rune, eastAsian bool) (w int, ok bool) {
 	}
 	return 0, false
 }
+
+// DefaultSeparator returns the separator of the glyph set named name (Options.Separator "").
+func DefaultSeparator(name string) string { return glyphSet(name).sep }

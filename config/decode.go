@@ -1,0 +1,681 @@
+package config
+
+import (
+	"bytes"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/pelletier/go-toml/v2/unstable"
+)
+
+// decode walks the file once with go-toml's position-keeping parser and the schema: each
+// well-typed, acceptable value is set; each other key keeps its default and yields a problem that
+// says so. A syntax error costs the rest of its line only: parsing resumes on the next line.
+// Every problem carries a byte offset; positions are computed once at the end (finish), so the
+// whole walk is linear in the file's size however many problems it finds.
+
+// problem is an Error before its position is known.
+type problem struct {
+	off, n int    // the bytes it is about
+	msg    string // the reason
+	ref    int    // an earlier offset the message refers to ("first set on line N"), or -1
+}
+
+type decoder struct {
+	data  []byte
+	c     *Config
+	probs []problem
+	seen  map[string]int // full key (a [[model]] key with its block's index) -> offset
+	heads map[string]int // table header -> offset
+
+	table   string // the current table ("" top level, modelTable in a [[model]] block)
+	skip    bool   // the current table is unknown or misused: its keys are not reported again
+	model   *Model // the current [[model]] block
+	modelN  int    // its number, from 1
+	modelAt int    // its header's offset
+	modelW  int    // and width
+	modelOK bool   // no value in it was refused
+	set     map[string]bool
+}
+
+// maxSyntaxErrors bounds how many syntax errors are reported before the rest of the file is
+// given up on (a binary file would otherwise yield one per line).
+const maxSyntaxErrors = 100
+
+func decode(data []byte) (*Config, []problem, map[string]bool) {
+	d := &decoder{data: data, c: Default(), set: map[string]bool{}}
+	var p unstable.Parser
+	syntax := 0
+	for base := 0; base < len(data); {
+		p.Reset(data[base:])
+		for p.NextExpression() {
+			d.expression(&p, base, p.Expression())
+		}
+		err := p.Error()
+		if err == nil {
+			break
+		}
+		off := len(data)
+		var pe *unstable.ParserError
+		if asParserError(err, &pe) {
+			if pe.Highlight != nil {
+				off = cap(data) - cap(pe.Highlight)
+			}
+		}
+		off = min(max(off, base), len(data))
+		syntax++
+		msg := "not valid TOML: " + strings.ReplaceAll(escape(pe.Message, false), "U+000A", "the end of the line")
+		if syntax == maxSyntaxErrors {
+			msg += "; the rest of the file is ignored"
+		}
+		d.add(off, max(len(pe.Highlight), 1), msg)
+		if syntax == maxSyntaxErrors {
+			break
+		}
+		// Resume on the line after the error.
+		nl := bytes.IndexByte(data[off:], '\n')
+		if nl < 0 {
+			break
+		}
+		base = off + nl + 1
+	}
+	d.endModel()
+	return d.c, d.probs, d.set
+}
+
+func asParserError(err error, pe **unstable.ParserError) bool {
+	e, ok := err.(*unstable.ParserError)
+	if !ok {
+		*pe = &unstable.ParserError{Message: err.Error()}
+		return false
+	}
+	*pe = e
+	return true
+}
+
+func (d *decoder) add(off, n int, msg string) {
+	d.probs = append(d.probs, problem{off: off, n: n, msg: msg, ref: -1})
+}
+
+// span returns a node's offset and length in the whole file.
+func span(base int, n *unstable.Node) (int, int) {
+	return base + int(n.Raw.Offset), int(n.Raw.Length)
+}
+
+// keyParts returns a key's parts and the span of the whole key.
+func keyParts(base int, it unstable.Iterator) (parts []string, off, n int) {
+	off = -1
+	end := 0
+	for it.Next() {
+		k := it.Node()
+		parts = append(parts, string(k.Data))
+		o, l := span(base, k)
+		if off < 0 {
+			off = o
+		}
+		end = o + l
+	}
+	return parts, max(off, 0), max(end-off, 1)
+}
+
+func (d *decoder) expression(p *unstable.Parser, base int, e *unstable.Node) {
+	switch e.Kind {
+	case unstable.Table, unstable.ArrayTable:
+		parts, off, n := keyParts(base, e.Key())
+		// Point at the header's bracket, not at its name.
+		for off > 0 && (d.data[off-1] == ' ' || d.data[off-1] == '\t' || d.data[off-1] == '[') {
+			off, n = off-1, n+1
+		}
+		for off+n < len(d.data) && (d.data[off+n] == ' ' || d.data[off+n] == '\t' || d.data[off+n] == ']') {
+			n++
+		}
+		d.header(parts, e.Kind == unstable.ArrayTable, off, n)
+	case unstable.KeyValue:
+		parts, off, n := keyParts(base, e.Key())
+		if d.skip {
+			return
+		}
+		if d.table == modelTable {
+			d.modelKey(base, parts, e.Value(), off, n)
+			return
+		}
+		d.keyValue(base, joinKey(d.table, parts), e.Value(), off, n)
+	}
+}
+
+func joinKey(table string, parts []string) string {
+	key := strings.Join(parts, ".")
+	if table != "" {
+		key = table + "." + key
+	}
+	return key
+}
+
+// header starts a table or a [[model]] block.
+func (d *decoder) header(parts []string, array bool, off, n int) {
+	d.endModel()
+	name := strings.Join(parts, ".")
+	d.table, d.skip = name, false
+	switch {
+	case array && name == modelTable:
+		d.modelN++
+		d.model, d.modelAt, d.modelW, d.modelOK = &Model{}, off, n, true
+		return
+	case array:
+		d.add(off, n, "["+showKey(parts)+"] is not a list of tables: write ["+showKey(parts)+"]; its keys are ignored")
+	case name == modelTable:
+		d.add(off, n, "[model] is a list of tables: write [[model]]; its keys are ignored")
+	case name == "" || !slices.Contains(tables, name):
+		msg := "unknown table [" + showKey(parts) + "]"
+		if near := closest(name, tables[1:]); near != "" {
+			msg += " (did you mean [" + near + "]?)"
+		}
+		d.add(off, n, msg+"; its keys are ignored")
+	default:
+		if d.heads == nil {
+			d.heads = map[string]int{}
+		}
+		if first, dup := d.heads[name]; dup {
+			d.probs = append(d.probs, problem{off: off, n: n, msg: "table [" + name + "] is defined twice", ref: first})
+		} else {
+			d.heads[name] = off
+		}
+		return
+	}
+	d.skip = true
+}
+
+// keyValue sets key (full, dotted) outside [[model]].
+func (d *decoder) keyValue(base int, key string, v *unstable.Node, off, n int) {
+	f := lookup(schema, key)
+	switch {
+	case f != nil:
+		if !d.once(key, key, off, n) {
+			return
+		}
+		dst := f.ptr(d.c, nil)
+		if val, ok := d.value(base, f, dst, key, v, off, n, ""); ok {
+			assign(dst, val)
+			d.set[key] = true
+		}
+		return
+	case v.Kind == unstable.InlineTable && slices.Contains(tables, key):
+		it := v.Children()
+		for it.Next() {
+			kv := it.Node()
+			parts, o, l := keyParts(base, kv.Key())
+			d.keyValue(base, key+"."+strings.Join(parts, "."), kv.Value(), o, l)
+		}
+		return
+	case key == modelTable && v.Kind == unstable.Array:
+		it := v.Children()
+		for it.Next() {
+			t := it.Node()
+			o, l := span(base, t)
+			d.endModel()
+			d.modelN++
+			d.model, d.modelAt, d.modelW, d.modelOK = &Model{}, o, l, true
+			if t.Kind != unstable.InlineTable {
+				d.add(o, l, "model: want a list of tables ([[model]] blocks), got "+kindWord(t.Kind))
+				d.model = nil
+				continue
+			}
+			mt := t.Children()
+			for mt.Next() {
+				kv := mt.Node()
+				parts, ko, kl := keyParts(base, kv.Key())
+				d.modelKey(base, parts, kv.Value(), ko, kl)
+			}
+		}
+		d.endModel()
+		return
+	case slices.Contains(tables, key) || key == modelTable:
+		d.add(off, n, key+" is a table: write ["+key+"] and its keys below it")
+		return
+	}
+	d.add(off, n, unknownKey(key, showKey(strings.Split(key, "."))))
+}
+
+// once reports whether key is set for the first time (else a problem names the first place).
+func (d *decoder) once(key, shown string, off, n int) bool {
+	if d.seen == nil {
+		d.seen = map[string]int{}
+	}
+	if first, dup := d.seen[key]; dup {
+		d.probs = append(d.probs, problem{off: off, n: n, msg: "'" + shown + "' is set twice; the first value is kept", ref: first})
+		return false
+	}
+	d.seen[key] = off
+	return true
+}
+
+// modelKey sets a key of the current [[model]] block.
+func (d *decoder) modelKey(base int, parts []string, v *unstable.Node, off, n int) {
+	if d.model == nil {
+		return
+	}
+	key := strings.Join(parts, ".")
+	shown := "model." + key
+	f := lookup(modelSchema, key)
+	if f == nil {
+		msg := "unknown key 'model." + showKey(parts) + "' in [[model]] #" + strconv.Itoa(d.modelN)
+		if near := closest(key, modelKeys()); near != "" {
+			msg += " (did you mean '" + near + "'?)"
+		}
+		d.add(off, n, msg)
+		return
+	}
+	if !d.once("model#"+strconv.Itoa(d.modelN)+"."+key, shown, off, n) {
+		return
+	}
+	dst := f.ptr(nil, d.model)
+	val, ok := d.value(base, f, dst, shown, v, off, n, "; [[model]] #"+strconv.Itoa(d.modelN)+" is ignored")
+	if !ok {
+		d.modelOK = false
+		return
+	}
+	assign(dst, val)
+}
+
+func modelKeys() []string {
+	return []string{"match", "window", "warn", "dumb", "prep"}
+}
+
+// endModel checks the current [[model]] block as a whole and keeps it if it holds.
+func (d *decoder) endModel() {
+	m := d.model
+	if m == nil {
+		return
+	}
+	d.model = nil
+	if !d.modelOK {
+		return
+	}
+	block := "[[model]] #" + strconv.Itoa(d.modelN)
+	switch {
+	case m.Match == "" && m.Window == "":
+		d.add(d.modelAt, d.modelW, block+` needs match (a glob on model.id) or window ("200k" or "1m"); it is ignored`)
+		return
+	case m.Warn > 0 && m.Dumb > 0 && m.Warn > m.Dumb:
+		d.add(d.modelAt, d.modelW, block+": want warn <= dumb (warn "+strconv.FormatInt(m.Warn, 10)+", dumb "+strconv.FormatInt(m.Dumb, 10)+"); it is ignored")
+		return
+	}
+	d.c.Models = append(d.c.Models, *m)
+	d.set[modelTable] = true
+}
+
+// value decodes v as f wants it. When it cannot, it adds a problem ending in fallback (or, when
+// fallback is "", in the default that stays in force) and reports false.
+func (d *decoder) value(base int, f *field, dst any, shown string, v *unstable.Node, off, n int, fallback string) (any, bool) {
+	if fallback == "" {
+		fallback = "; using the default " + formatDefault(f)
+	}
+	if o, l := span(base, v); l > 0 {
+		off, n = o, l
+	}
+	val, got := convert(dst, v)
+	if got != "" {
+		msg := shown + ": want " + f.want + ", got " + got
+		if v.Kind == unstable.Integer || v.Kind == unstable.Float || v.Kind == unstable.Bool {
+			if _, isString := dst.(*string); isString {
+				msg += " (write it in quotes: " + quote(string(v.Data)) + ")"
+			}
+		}
+		d.add(off, n, msg+fallback)
+		return nil, false
+	}
+	reason := ""
+	switch x := val.(type) {
+	case int64:
+		reason = f.checkRange(x)
+	case int:
+		reason = f.checkRange(int64(x))
+	}
+	if reason == "" && f.check != nil {
+		reason = f.check(val)
+	}
+	if reason != "" {
+		d.add(off, n, shown+" = "+formatValue(val)+": "+reason+fallback)
+		return nil, false
+	}
+	return val, true
+}
+
+// convert decodes v into the Go type dst points to. got is "" on success, else what the file
+// holds in the user's words ("a string (\"x\")").
+func convert(dst any, v *unstable.Node) (val any, got string) {
+	switch dst.(type) {
+	case *string:
+		if v.Kind == unstable.String {
+			return string(v.Data), ""
+		}
+	case *bool, **bool:
+		if v.Kind == unstable.Bool {
+			return string(v.Data) == "true", ""
+		}
+	case *int64, *int:
+		if v.Kind == unstable.Integer {
+			n, ok := parseInt(v.Data)
+			if !ok {
+				return nil, "an integer out of range (" + string(v.Data) + ")"
+			}
+			if _, small := dst.(*int); small {
+				if int64(int32(n)) != n {
+					return nil, "an integer out of range (" + string(v.Data) + ")"
+				}
+				return int(n), ""
+			}
+			return n, ""
+		}
+	case *any:
+		switch v.Kind {
+		case unstable.String:
+			return string(v.Data), ""
+		case unstable.Integer:
+			if n, ok := parseInt(v.Data); ok {
+				return n, ""
+			}
+			return nil, "an integer out of range (" + string(v.Data) + ")"
+		case unstable.Float:
+			if f, ok := parseFloat(v.Data); ok {
+				return f, ""
+			}
+		}
+	case *[]string:
+		if v.Kind == unstable.Array {
+			if ss, ok := strings1(v); ok {
+				return ss, ""
+			}
+			return nil, "a list with an element that is not a string"
+		}
+	case *[][]string:
+		if v.Kind == unstable.Array {
+			lines := [][]string{}
+			it := v.Children()
+			for it.Next() {
+				e := it.Node()
+				ss, ok := strings1(e)
+				if e.Kind != unstable.Array || !ok {
+					return nil, "a list with an element that is not a list of strings"
+				}
+				lines = append(lines, ss)
+			}
+			return lines, ""
+		}
+	}
+	return nil, describe(v)
+}
+
+// strings1 decodes an array of strings ([] is an empty, non-nil slice).
+func strings1(v *unstable.Node) ([]string, bool) {
+	if v.Kind != unstable.Array {
+		return nil, false
+	}
+	ss := []string{}
+	it := v.Children()
+	for it.Next() {
+		e := it.Node()
+		if e.Kind != unstable.String {
+			return nil, false
+		}
+		ss = append(ss, string(e.Data))
+	}
+	return ss, true
+}
+
+// describe names what a value is, with the value when it is short.
+func describe(v *unstable.Node) string {
+	w := kindWord(v.Kind)
+	switch v.Kind {
+	case unstable.String:
+		if len(v.Data) <= 40 {
+			return w + " (" + quote(string(v.Data)) + ")"
+		}
+	case unstable.Integer, unstable.Float, unstable.Bool:
+		return w + " (" + string(v.Data) + ")"
+	}
+	return w
+}
+
+func kindWord(k unstable.Kind) string {
+	switch k {
+	case unstable.String:
+		return "a string"
+	case unstable.Bool:
+		return "a boolean"
+	case unstable.Integer:
+		return "an integer"
+	case unstable.Float:
+		return "a float"
+	case unstable.Array:
+		return "a list"
+	case unstable.InlineTable:
+		return "a table"
+	case unstable.LocalDate, unstable.LocalTime, unstable.LocalDateTime, unstable.DateTime:
+		return "a date or time"
+	}
+	return "a value of another kind"
+}
+
+// assign stores val (from convert) where dst points.
+func assign(dst, val any) {
+	switch p := dst.(type) {
+	case *string:
+		*p = val.(string)
+	case *bool:
+		*p = val.(bool)
+	case **bool:
+		b := val.(bool)
+		*p = &b
+	case *int:
+		*p = val.(int)
+	case *int64:
+		*p = val.(int64)
+	case *any:
+		*p = val
+	case *[]string:
+		*p = val.([]string)
+	case *[][]string:
+		*p = val.([][]string)
+	}
+}
+
+// parseInt reads a TOML integer: decimal with underscores, or 0x, 0o, 0b.
+func parseInt(b []byte) (int64, bool) {
+	s := strings.ReplaceAll(string(b), "_", "")
+	base := 10
+	if len(s) > 2 && s[0] == '0' {
+		switch s[1] {
+		case 'x':
+			base = 16
+		case 'o':
+			base = 8
+		case 'b':
+			base = 2
+		}
+		if base != 10 {
+			s = s[2:]
+		}
+	}
+	n, err := strconv.ParseInt(s, base, 64)
+	return n, err == nil
+}
+
+func parseFloat(b []byte) (float64, bool) {
+	s := strings.ReplaceAll(string(b), "_", "")
+	switch strings.TrimPrefix(strings.TrimPrefix(s, "+"), "-") {
+	case "inf", "nan":
+		return 0, false // no prep spec is infinite
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	return f, err == nil
+}
+
+// unknownKey is the problem for a key the schema does not know, with the closest known key.
+func unknownKey(key, shown string) string {
+	msg := "unknown key '" + shown + "'"
+	if near := suggestKey(key); near != "" {
+		msg += " (did you mean '" + near + "'?)"
+	}
+	return msg
+}
+
+// suggestKey returns the known key closest to key: one in the same table a typo away, else the
+// same name in another table.
+func suggestKey(key string) string {
+	table, leaf := tableOf(key), key[strings.LastIndexByte(key, '.')+1:]
+	var same []string
+	for i := range schema {
+		if tableOf(schema[i].key) == table {
+			same = append(same, schema[i].key[len(schema[i].key)-len(leafOf(schema[i].key)):])
+		}
+	}
+	if near := closest(leaf, same); near != "" {
+		if table == "" {
+			return near
+		}
+		return table + "." + near
+	}
+	for i := range schema {
+		if leafOf(schema[i].key) == leaf {
+			return schema[i].key
+		}
+	}
+	return ""
+}
+
+func leafOf(key string) string { return key[strings.LastIndexByte(key, '.')+1:] }
+
+// closest returns the candidate within a small edit distance of s (the nearest), or "".
+func closest(s string, candidates []string) string {
+	if len(s) > 64 {
+		return ""
+	}
+	best, bestD := "", 3
+	if len(s) <= 4 {
+		bestD = 2
+	}
+	for _, c := range candidates {
+		if d := distance(s, c, bestD); d < bestD {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+// distance is the edit distance between a and b (insert, delete, substitute, swap of two
+// neighbours), or limit when it is at least limit.
+func distance(a, b string, limit int) int {
+	if a == b {
+		return 0
+	}
+	if abs(len(a)-len(b)) >= limit || len(b) > 64 {
+		return limit
+	}
+	a, b = strings.ToLower(a), strings.ToLower(b)
+	var rows [3][66]int
+	prev2, prev, cur := &rows[0], &rows[1], &rows[2]
+	for j := 0; j <= len(b); j++ {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		rowMin := i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			v := min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				v = min(v, prev2[j-2]+1)
+			}
+			cur[j] = v
+			rowMin = min(rowMin, v)
+		}
+		if rowMin >= limit {
+			return limit
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return min(prev[len(b)], limit)
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
+// finish turns problems into Errors in line order, each with its line and column (and, with
+// context, the caret diagram), in one pass over the file.
+func finish(name string, data []byte, probs []problem, context bool) Errors {
+	if len(probs) == 0 {
+		return nil
+	}
+	slices.SortStableFunc(probs, func(a, b problem) int { return a.off - b.off })
+	// Line starts, once: every position is then a binary search.
+	starts := []int{0}
+	for i, c := range data {
+		if c == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	lineOf := func(off int) int {
+		i, found := slices.BinarySearch(starts, off)
+		if !found {
+			i--
+		}
+		return i // 0-based
+	}
+	out := make(Errors, len(probs))
+	for i, p := range probs {
+		off := min(p.off, len(data))
+		l := lineOf(off)
+		msg := p.msg
+		if p.ref >= 0 {
+			msg += " (first on line " + strconv.Itoa(lineOf(p.ref)+1) + ")"
+		}
+		e := &Error{File: name, Line: l + 1, Col: columnOf(data[starts[l]:off]) + 1, Msg: msg}
+		if context {
+			e.Context = diagram(data, starts, l, off, p.n, msg)
+		}
+		out[i] = e
+	}
+	return out
+}
+
+// columnOf counts the runes of a line's prefix (invalid bytes count one each).
+func columnOf(prefix []byte) int {
+	n := 0
+	for range string(prefix) {
+		n++
+	}
+	return n
+}
+
+// diagram is the caret view of a problem: the line before, the line, and a ~ under the bytes.
+func diagram(data []byte, starts []int, l, off, n int, msg string) string {
+	lineText := func(i int) string {
+		end := len(data)
+		if i+1 < len(starts) {
+			end = starts[i+1] - 1
+		}
+		return strings.TrimRight(string(data[starts[i]:end]), "\r")
+	}
+	num := strconv.Itoa(l + 1)
+	pad := strings.Repeat(" ", len(num))
+	var b strings.Builder
+	if l > 0 {
+		prev := strconv.Itoa(l)
+		b.WriteString(strings.Repeat(" ", len(num)-len(prev)) + prev + "| " + lineText(l-1) + "\n")
+	}
+	text := lineText(l)
+	b.WriteString(num + "| " + text + "\n")
+	col := columnOf(data[starts[l]:off])
+	width := columnOf(data[off:min(off+n, starts[l]+len(text))])
+	b.WriteString(pad + "| " + strings.Repeat(" ", col) + strings.Repeat("~", max(width, 1)) + " " + msg)
+	return b.String()
+}

@@ -1,0 +1,235 @@
+package config
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// The encoder writes a Config back as TOML from the schema: `config show` prints it, and the
+// cache holds it (only the values that differ from the defaults), read back by the same decoder.
+
+// quote returns s as a TOML basic string. Quotes, backslashes, control characters (C0, DEL, C1)
+// and the bidi controls (U+202A–U+202E, U+2066–U+2069) are escaped, so a quoted value never
+// carries an escape sequence or a direction override to a terminal.
+func quote(s string) string { return `"` + escape(s, true) + `"` }
+
+// escape escapes what quote does; quotes and backslashes only when quotes is set.
+func escape(s string, quotes bool) string {
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			b = append(b, `\uFFFD`...)
+		case quotes && (r == '"' || r == '\\'):
+			b = append(b, '\\', byte(r))
+		case r == '\n':
+			b = append(b, `\n`...)
+		case r == '\t':
+			b = append(b, `\t`...)
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) || r == 0x2028 || r == 0x2029:
+			b = append(b, `\u`...)
+			h := strconv.FormatInt(int64(r), 16)
+			b = append(b, strings.Repeat("0", 4-len(h))+strings.ToUpper(h)...)
+		default:
+			b = append(b, s[i:i+size]...)
+		}
+		i += size
+	}
+	return string(b)
+}
+
+// showKey writes a key's parts as TOML: bare when they can be, quoted otherwise.
+func showKey(parts []string) string {
+	out := make([]string, len(parts))
+	for i, p := range parts {
+		out[i] = p
+		if !bare(p) {
+			out[i] = quote(p)
+		}
+	}
+	return strings.Join(out, ".")
+}
+
+func bare(s string) bool {
+	if s == "" || len(s) > 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// deref returns what a schema pointer points to; an unset *bool or prep is nil.
+func deref(p any) any {
+	switch x := p.(type) {
+	case *string:
+		return *x
+	case *bool:
+		return *x
+	case **bool:
+		if *x == nil {
+			return nil
+		}
+		return **x
+	case *int:
+		return *x
+	case *int64:
+		return *x
+	case *any:
+		return *x
+	case *[]string:
+		return *x
+	case *[][]string:
+		return *x
+	}
+	return nil
+}
+
+// formatValue writes a value as a TOML literal ("" for nil).
+func formatValue(v any) string {
+	switch x := v.(type) {
+	case string:
+		return quote(x)
+	case bool:
+		return strconv.FormatBool(x)
+	case int:
+		return strconv.Itoa(x)
+	case int64:
+		return strconv.FormatInt(x, 10)
+	case float64:
+		s := strconv.FormatFloat(x, 'g', -1, 64)
+		if !strings.ContainsAny(s, ".eEn") {
+			s += ".0"
+		}
+		return s
+	case []string:
+		parts := make([]string, len(x))
+		for i, s := range x {
+			parts[i] = quote(s)
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	case [][]string:
+		parts := make([]string, len(x))
+		for i, l := range x {
+			parts[i] = formatValue(l)
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	}
+	return ""
+}
+
+// formatDefault writes a key's default.
+func formatDefault(f *field) string {
+	if v := formatValue(deref(f.ptr(Default(), &Model{}))); v != "" {
+		return v
+	}
+	return "(unset)"
+}
+
+// each calls fn for every key outside [[model]], in schema order, with its value as a TOML
+// literal ("" when unset).
+func (c *Config) each(fn func(table, leaf, value string)) {
+	for i := range schema {
+		f := &schema[i]
+		fn(tableOf(f.key), leafOf(f.key), formatValue(deref(f.ptr(c, nil))))
+	}
+}
+
+// encode writes c as TOML. keep decides, for each key, the value written (none when "" or !ok)
+// and its trailing comment; the [[model]] blocks come last.
+func (c *Config) encode(keep func(key, value string) (out, comment string, ok bool)) []byte {
+	var b strings.Builder
+	table := ""
+	c.each(func(t, leaf, value string) {
+		key := leaf
+		if t != "" {
+			key = t + "." + leaf
+		}
+		value, comment, ok := keep(key, value)
+		if !ok || value == "" {
+			return
+		}
+		if t != table {
+			if b.Len() > 0 {
+				b.WriteByte('\n')
+			}
+			b.WriteString("[" + t + "]\n")
+			table = t
+		}
+		b.WriteString(leaf + " = " + value)
+		if comment != "" {
+			b.WriteString("  # " + comment)
+		}
+		b.WriteByte('\n')
+	})
+	for i := range c.Models {
+		m := &c.Models[i]
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString("[[model]]\n")
+		for j := range modelSchema {
+			f := &modelSchema[j]
+			v := deref(f.ptr(nil, m))
+			switch x := v.(type) {
+			case string:
+				if x == "" {
+					continue
+				}
+			case int64:
+				if x == 0 {
+					continue
+				}
+			case nil:
+				continue
+			}
+			b.WriteString(f.key + " = " + formatValue(v) + "\n")
+		}
+	}
+	return []byte(b.String())
+}
+
+// Show returns the config as TOML: every key with a value.
+func (c *Config) Show() ([]byte, error) {
+	return c.encode(func(_, v string) (string, string, bool) { return v, "", true }), nil
+}
+
+// Effective is the value the renderer uses for a key when it is not the key's own (separator
+// "" is the glyph set's; window 0 is 200k; point 0 is computed), and where it came from.
+type Effective struct {
+	Value string // a TOML literal
+	From  string
+}
+
+// ShowEffective returns the config as the renderer uses it: each key with the value in force and,
+// when it is not the file's, a comment saying where it came from ("default", or eff's From).
+// set is the keys the file set (see LoadSources).
+func (c *Config) ShowEffective(set map[string]bool, eff map[string]Effective) []byte {
+	return c.encode(func(key, value string) (string, string, bool) {
+		if e, ok := eff[key]; ok {
+			return e.Value, e.From, true
+		}
+		if set[key] {
+			return value, "", true
+		}
+		return value, "default", true
+	})
+}
+
+// nonDefault returns c's values that differ from the defaults, as TOML (for the cache).
+func (c *Config) nonDefault() []byte {
+	d := map[string]string{}
+	Default().each(func(t, leaf, value string) {
+		if t != "" {
+			leaf = t + "." + leaf
+		}
+		d[leaf] = value
+	})
+	return c.encode(func(key, value string) (string, string, bool) { return value, "", d[key] != value })
+}
