@@ -65,7 +65,7 @@ func decode(data []byte) (*Config, []problem, map[string]bool) {
 		}
 		off = min(max(off, base), len(data))
 		syntax++
-		msg := "not valid TOML: " + strings.ReplaceAll(escape(pe.Message, false), "U+000A", "the end of the line")
+		msg := "not valid TOML: " + syntaxWords(pe.Message)
 		if syntax == maxSyntaxErrors {
 			msg += "; the rest of the file is ignored"
 		}
@@ -92,6 +92,17 @@ func asParserError(err error, pe **unstable.ParserError) bool {
 	}
 	*pe = e
 	return true
+}
+
+// syntaxWords rephrases the parser's commonest messages (and escapes what it quotes).
+func syntaxWords(msg string) string {
+	switch msg {
+	case "unexpected character U+000A at start of value", "expected value, not end of input":
+		return "a value is missing after '='"
+	case "expected '=' after key":
+		return "want '=' after the key"
+	}
+	return escape(msg, false)
 }
 
 func (d *decoder) add(off, n int, msg string) {

@@ -187,7 +187,7 @@ func checkPrep(v any) string {
 
 func checkDuration(v any) string {
 	if d, err := time.ParseDuration(v.(string)); err != nil || d <= 0 {
-		return "want a positive " + wantDuration
+		return `want a positive duration such as "90s" or "10m"`
 	}
 	return ""
 }
