@@ -274,3 +274,31 @@ func TestLoadUnreadable(t *testing.T) {
 		t.Fatal("a directory as config must be an error")
 	}
 }
+
+// TestShowEffective: a value the file set is printed bare, a default says so, and a value the
+// renderer computes replaces the setting, with where it came from.
+func TestShowEffective(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "config.toml")
+	os.WriteFile(path, []byte("glyphs = \"ascii\"\n[statusline]\nbar_width = 10\n"), 0o600)
+	c, set, err := LoadSources(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := string(c.ShowEffective(set, map[string]Effective{"statusline.separator": {Value: `" | "`, From: "the ascii glyph set's"}}))
+	for _, want := range []string{
+		"glyphs = \"ascii\"\n",
+		"color = \"auto\"  # default\n",
+		"[statusline]\n",
+		"separator = \" | \"  # the ascii glyph set's\n",
+		"bar_width = 10\n",
+		"indent = 2  # default\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in\n%s", want, out)
+		}
+	}
+	if back, err := Parse("shown.toml", []byte(out)); err != nil || back.Glyphs != "ascii" || back.Statusline.Separator != " | " {
+		t.Fatalf("show's output does not read back: %v", err)
+	}
+}
