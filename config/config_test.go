@@ -220,6 +220,9 @@ func TestSchemaCoversConfig(t *testing.T) {
 	for _, f := range modelSchema {
 		got = append(got, f.key)
 	}
+	if !reflect.DeepEqual(got, modelKeys) {
+		t.Fatalf("modelKeys %v, model schema %v", modelKeys, got)
+	}
 	if want := walk("", reflect.TypeOf(Model{})); !reflect.DeepEqual(sorted(got), sorted(want)) {
 		t.Fatalf("model schema keys %v, Model fields %v", got, want)
 	}

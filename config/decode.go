@@ -271,7 +271,7 @@ func (d *decoder) modelKey(base int, parts []string, v *unstable.Node, off, n in
 	f := lookup(modelSchema, key)
 	if f == nil {
 		msg := "unknown key 'model." + showKey(parts) + "' in [[model]] #" + strconv.Itoa(d.modelN)
-		if near := closest(key, modelKeys()); near != "" {
+		if near := closest(key, modelKeys); near != "" {
 			msg += " (did you mean '" + near + "'?)"
 		}
 		d.add(off, n, msg)
@@ -289,9 +289,8 @@ func (d *decoder) modelKey(base int, parts []string, v *unstable.Node, off, n in
 	assign(dst, val)
 }
 
-func modelKeys() []string {
-	return []string{"match", "window", "warn", "dumb", "prep"}
-}
+// modelKeys are modelSchema's keys, for suggestions.
+var modelKeys = []string{"match", "window", "warn", "dumb", "prep"}
 
 // endModel checks the current [[model]] block as a whole and keeps it if it holds.
 func (d *decoder) endModel() {
@@ -395,7 +394,7 @@ func convert(dst any, v *unstable.Node) (val any, got string) {
 		}
 	case *[]string:
 		if v.Kind == unstable.Array {
-			if ss, ok := strings1(v); ok {
+			if ss, ok := stringList(v); ok {
 				return ss, ""
 			}
 			return nil, "a list with an element that is not a string"
@@ -406,7 +405,7 @@ func convert(dst any, v *unstable.Node) (val any, got string) {
 			it := v.Children()
 			for it.Next() {
 				e := it.Node()
-				ss, ok := strings1(e)
+				ss, ok := stringList(e)
 				if e.Kind != unstable.Array || !ok {
 					return nil, "a list with an element that is not a list of strings"
 				}
@@ -418,8 +417,8 @@ func convert(dst any, v *unstable.Node) (val any, got string) {
 	return nil, describe(v)
 }
 
-// strings1 decodes an array of strings ([] is an empty, non-nil slice).
-func strings1(v *unstable.Node) ([]string, bool) {
+// stringList decodes an array of strings ([] is an empty, non-nil slice).
+func stringList(v *unstable.Node) ([]string, bool) {
 	if v.Kind != unstable.Array {
 		return nil, false
 	}
