@@ -84,6 +84,8 @@ func TestProblems(t *testing.T) {
 		{"raw control character", "color = \"\x1b[2J\"\n", []string{"config.toml:1:10: not valid TOML: basic strings cannot have control characters"}},
 		{"line order across kinds", "[statusline]\nindent = 99\n[[model]]\nmatch = \"x\"\nwarn = 9\ndumb = 1\n[notify]\nurgncy = \"low\"\n",
 			[]string{"config.toml:2:10: statusline.indent = 99", "config.toml:3:1: [[model]] #1: want warn <= dumb", "config.toml:8:1: unknown key 'notify.urgncy' (did you mean 'notify.urgency'?)"}},
+		{"broken header", "[notify]\nurgency = \"low\"\n[warning\ntiers = [\"dumb\"]\n[statusline]\nindent = 3\nindent = 4\n",
+			[]string{"config.toml:3:9: not valid TOML", "config.toml:7:1: 'statusline.indent' is set twice"}},
 		{"binary garbage", "\x00\x01\xff\xfe", []string{"config.toml:1:1: not valid TOML"}},
 	}
 	for _, tt := range tests {
@@ -128,6 +130,20 @@ func TestPartialConfig(t *testing.T) {
 	}
 	if got := es.Summary(); got != "config.toml:3:1: unknown key 'colour' (did you mean 'color'?) (+2 more)" {
 		t.Fatalf("summary %q", got)
+	}
+}
+
+// TestBrokenHeaderKeepsKeysOut: the keys under a header that does not parse land in no table (not
+// in the one before it).
+func TestBrokenHeaderKeepsKeysOut(t *testing.T) {
+	c, _ := Parse("c.toml", []byte("[notify]\nurgency = \"low\"\n[warning\ntiers = [\"dumb\"]\n[statusline]\nindent = 3\n"))
+	if c.Notify.Urgency != "low" || !reflect.DeepEqual(c.Notify.Tiers, Default().Notify.Tiers) || c.Statusline.Indent != 3 {
+		t.Fatalf("urgency %q, notify tiers %v, indent %d", c.Notify.Urgency, c.Notify.Tiers, c.Statusline.Indent)
+	}
+	for _, in := range []string{"[", "x = 1\n[", "[[model]]\nmatch = \"x\"\n[[mod"} {
+		if _, err := Parse("c.toml", []byte(in)); err == nil {
+			t.Errorf("%q: no error", in)
+		}
 	}
 }
 

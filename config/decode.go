@@ -73,6 +73,12 @@ func decode(data []byte) (*Config, []problem, map[string]bool) {
 		if syntax == maxSyntaxErrors {
 			break
 		}
+		if line := bytes.TrimLeft(data[bytes.LastIndexByte(data[:off], '\n')+1:min(off+1, len(data))], " \t"); len(line) > 0 && line[0] == '[' {
+			// A broken table header: the keys below it belong to no known table, and must not
+			// land in the one before.
+			d.endModel()
+			d.table, d.skip = "", true
+		}
 		// Resume on the line after the error.
 		nl := bytes.IndexByte(data[off:], '\n')
 		if nl < 0 {

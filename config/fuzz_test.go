@@ -7,9 +7,10 @@ import (
 	"testing"
 )
 
-// FuzzParse feeds arbitrary bytes to the config parser. It must never panic; a file it rejects
-// yields exactly the defaults and a non-empty Errors whose every entry names the file and a line
-// inside it (or 0); a file it accepts passes validation again and survives Show → Parse.
+// FuzzParse feeds arbitrary bytes to the config parser. It must never panic; problems come as a
+// non-empty Errors in line order whose every entry names the file and a line inside it (or 0),
+// with no raw control character; and whatever was kept, from a valid or a broken file, is a valid
+// config that survives Show → Parse unchanged.
 func FuzzParse(f *testing.F) {
 	f.Add([]byte(Template))
 	f.Add([]byte("color = \"auto\"\ncolour = \"none\"\n"))
@@ -21,6 +22,9 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("\x00\x01\xff\xfe"))
 	f.Add([]byte("a = 1e308\nb = -9223372036854775808\n[statusline]\nbar_width = 99999999999999999999\n"))
 	f.Add([]byte("x = \"\\ud800\"\n[a.b.c.d.e.f]\n"))
+	f.Add([]byte("[notify]\nurgency = \"low\"\n[warning\ntiers = [\"dumb\"]\n"))
+	f.Add([]byte("statusline = { bar_width = 7 }\nmodel = [{match = \"x*\", warn = 5}]\ncolor = 256\ncolor = \"none\"\n"))
+	f.Add([]byte("[t1]\nx=1\n[t2]\nx=1\n[[model]]\nmatch = \"a\"\n[model]\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		c, err := Parse("config.toml", data)
 		if c == nil {
