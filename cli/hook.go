@@ -23,7 +23,7 @@ func runHook(e *Env, args []string) (code int) {
 	data, readErr := payload.Read(e.Stdin)
 	cfg, cfgErr := e.loadConfigCached()
 	if cfgErr != nil {
-		e.State.Log("hook", "config: %s", oneLine(cfgErr.Error()))
+		e.State.Log("hook", "config: %s", configProblem(cfgErr))
 	}
 	c := &hook.Context{State: e.State, Config: cfg, ConfigErr: cfgErr, ClaudeDir: e.Paths.ClaudeDir, Getenv: e.Getenv, Now: e.Now}
 	return hook.Run(c, data, readErr, e.Stdout)

@@ -72,7 +72,7 @@ func (e *Env) render(data []byte, readErr error, cfg *config.Config, cfgErr erro
 	problems := append([]string(nil), e.Paths.Problems...)
 	if cfgErr != nil {
 		problems = append(problems, configProblem(cfgErr))
-		e.State.Log("statusline", "config: %s", oneLine(cfgErr.Error()))
+		e.State.Log("statusline", "config: %s", configProblem(cfgErr))
 	}
 	p, err := payload.DecodeStatusline(data)
 	if err == nil {
@@ -350,6 +350,8 @@ func tmuxSocket(v string) string {
 	return sock
 }
 
+// configProblem is a config's problems in one line: the first, and how many more (for the ⚠
+// segment and the log; `config check` lists them all).
 func configProblem(err error) string {
 	var es config.Errors
 	if errors.As(err, &es) && len(es) > 0 {
