@@ -137,8 +137,12 @@ func (e *Env) readCheckpoint(path string) (string, bool) {
 	return text, true
 }
 
+// checkpointShow prints the checkpoint. For a session's checkpoint it first judges it by the
+// rule the restore uses (checkpoint.Current): a stale one (written before the last compaction it
+// was not written for, or past stale_minutes) is printed under a STALE banner, as history only,
+// and the command exits 1, so that /postcompact never takes it for ground truth.
 func (e *Env) checkpointShow(o checkpointOptions) int {
-	path, _, err := e.checkpointFile(o)
+	path, id, err := e.checkpointFile(o)
 	if err != nil {
 		return e.fail(err)
 	}
@@ -147,11 +151,29 @@ func (e *Env) checkpointShow(o checkpointOptions) int {
 		return exitFail
 	}
 	text = safetext.Text(text) // written by the agent, which quotes payloads and tool output
+	code := exitOK
+	if o.File == "" && id != "" {
+		cfg, err := config.Load(e.Paths.Config)
+		if err != nil { // the checkpoint is still shown; the staleness limit is the default's
+			fmt.Fprintf(e.Stderr, "zoneline: %s (using the default stale_minutes)\n", safetext.Line(oneLine(err.Error())))
+			cfg = config.Default()
+		}
+		f, err := checkpoint.Current(e.State, id, e.Now(), time.Duration(cfg.Checkpoint.StaleMinutes)*time.Minute)
+		if err != nil {
+			fmt.Fprintf(e.Stderr, "zoneline: reading the compaction state: %s\n", safetext.Line(err.Error()))
+		}
+		if f.Stale() {
+			fmt.Fprintf(e.Stdout, "zoneline: STALE CHECKPOINT: %s is not ground truth: %s.\n"+
+				"zoneline: read it only as history, verify each point before relying on it, and run /compact-prep for a fresh one.\n"+
+				"--- stale checkpoint (history) ---\n", path, f.Why())
+			code = exitFail
+		}
+	}
 	fmt.Fprint(e.Stdout, text)
 	if !strings.HasSuffix(text, "\n") {
 		fmt.Fprintln(e.Stdout)
 	}
-	return exitOK
+	return code
 }
 
 // loadConfig loads the config for a command a person runs: a broken config fails loudly.

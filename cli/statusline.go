@@ -3,19 +3,18 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/zoneline/zoneline/checkpoint"
 	"github.com/zoneline/zoneline/config"
 	"github.com/zoneline/zoneline/gitinfo"
 	"github.com/zoneline/zoneline/internal/jsonscan"
 	"github.com/zoneline/zoneline/internal/rawfs"
 	"github.com/zoneline/zoneline/internal/termcolor"
+	"github.com/zoneline/zoneline/notify"
 	"github.com/zoneline/zoneline/payload"
 	"github.com/zoneline/zoneline/sessions"
 	"github.com/zoneline/zoneline/state"
@@ -118,7 +117,10 @@ func (e *Env) render(data []byte, readErr error, cfg *config.Config, cfgErr erro
 	prep, _ := zones.Prep(cfg.Prep(rule), thresholds, v.Window, v.Compact)
 	warning := warningFor(cfg, v, prep, known)
 	v.Tier = warning.hint()
-	if v.Tier != "" && e.freshCheckpoint(p.SessionID, cfg) {
+	// The step the nudge names too (notify.NextStep): "⚑ /compact" only with a checkpoint fresh
+	// for the next compaction. Asked only while a tier is crossed.
+	if v.Tier != "" && state.ValidSessionID(p.SessionID) &&
+		notify.NextStep(e.State, p.SessionID, e.Now(), time.Duration(cfg.Checkpoint.StaleMinutes)*time.Minute) == notify.StepCompact {
 		v.Tier = statusline.TierReady
 	}
 
@@ -233,18 +235,6 @@ func (e *Env) saveAction(r rendered) int {
 		return touchRegistry
 	}
 	return keepRegistry
-}
-
-// freshCheckpoint reports whether the session's /compact-prep checkpoint was written within
-// the staleness limit: the nudge then says "/compact" instead of "/compact-prep". One stat, and
-// only while a warning tier is crossed.
-func (e *Env) freshCheckpoint(sessionID string, cfg *config.Config) bool {
-	path, err := checkpoint.Path(e.State, sessionID)
-	if err != nil {
-		return false
-	}
-	fi, err := os.Lstat(path)
-	return err == nil && fi.Mode().IsRegular() && e.Now().Sub(fi.ModTime()) < time.Duration(cfg.Checkpoint.StaleMinutes)*time.Minute
 }
 
 // countCompactions advances the session's compaction count from its saved transcript offset.

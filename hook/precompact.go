@@ -41,29 +41,38 @@ func preCompact(c *Context, h *payload.Hook) (Output, error) {
 		c.State.Log("hook", "PreCompact: writing the snapshot: %v", err)
 	}
 	ckPath, _ := checkpoint.Path(c.State, h.SessionID)
-	ckMod, hasCk := modTime(ckPath)
+	ck, ckErr := checkpoint.Next(c.State, h.SessionID, c.now(), time.Duration(cfg.Checkpoint.StaleMinutes)*time.Minute)
+	if ckErr != nil {
+		c.State.Log("hook", "PreCompact: checkpoint state: %v", ckErr)
+	}
+	hasCk := ck.Exists
 
 	if cfg.PreCompact.HoldOnce && h.Trigger == "auto" {
-		if out, held := hold(c, h, hasCk, ckMod); held {
+		if out, held := hold(c, h, ck); held {
 			return out, nil
 		}
 	}
 	if path == "" {
 		return Output{Text: "zoneline: ⚠ no snapshot written (see " + c.State.LogPath() + ")"}, err
 	}
-	ck := "no checkpoint"
-	if hasCk {
-		ck = "checkpoint " + ckPath
+	ckNote := "no checkpoint"
+	switch {
+	case ck.Fresh:
+		ckNote = "checkpoint " + ckPath
+	case hasCk:
+		ckNote = "stale checkpoint " + ckPath + " (not restored as truth)"
 	}
-	return Output{Text: fmt.Sprintf("zoneline: snapshot %s (%d prompts, %d files); %s", path, len(snap.Prompts), len(snap.Files), ck)}, nil
+	return Output{Text: fmt.Sprintf("zoneline: snapshot %s (%d prompts, %d files); %s", path, len(snap.Prompts), len(snap.Files), ckNote)}, nil
 }
 
 // hold decides and records hold_once. It holds when no compaction of this number was held
-// before and there is no checkpoint, or the checkpoint is older than the newest warning marker.
-// If the hold cannot be recorded it does not hold: a block that could repeat is worse than none.
-func hold(c *Context, h *payload.Hook, hasCk bool, ckMod time.Time) (Output, bool) {
+// before and there is no fresh checkpoint (checkpoint.Next: the rule the restore, the status
+// line and the nudge use), or the checkpoint is older than the newest warning marker. If the
+// hold cannot be recorded it does not hold: a block that could repeat is worse than none.
+func hold(c *Context, h *payload.Hook, ck checkpoint.Freshness) (Output, bool) {
 	markerMod, hasMarker := newestMarker(c, h.SessionID)
-	fresh := hasCk && (!hasMarker || !ckMod.Before(markerMod))
+	hasCk := ck.Exists
+	fresh := ck.Fresh && (!hasMarker || !ck.Written.Before(markerMod))
 	if fresh {
 		return Output{}, false
 	}

@@ -114,8 +114,9 @@ func (c *Context) cfg() *config.Config {
 // buildRestore composes the restore for compaction n of session id, which happened at at: the
 // recovery instructions, the checkpoint verbatim (up to the budget), and the snapshot's path and
 // summary; or, with no usable checkpoint, the snapshot's summary labelled as such. Only this
-// session's files are read. A checkpoint or snapshot older than the staleness limit before the
-// compaction is named as stale, not restored as truth. It returns "" when there is nothing.
+// session's files are read. A checkpoint that is not fresh for compaction n (checkpoint.For:
+// written before compaction n-1, or more than the staleness limit before n) and a snapshot older
+// than the limit are named as stale, not restored as truth. It returns "" when there is nothing.
 func buildRestore(c *Context, id string, n int, trigger string, at time.Time) string {
 	cfg := c.cfg()
 	stale := time.Duration(cfg.Checkpoint.StaleMinutes) * time.Minute
@@ -133,6 +134,9 @@ func buildRestore(c *Context, id string, n int, trigger string, at time.Time) st
 
 	ckPath, _ := checkpoint.Path(c.State, id)
 	ckText, ckMod, ckErr := checkpoint.Read(ckPath)
+	// The one freshness rule (checkpoint.For): written after compaction n-1, within the limit of n.
+	cs, csErr := checkpoint.Compactions(c.State, id)
+	fresh := checkpoint.ForRead(ckMod, cs, csErr, n, at, stale)
 	usable := false
 	switch {
 	case errors.Is(ckErr, os.ErrNotExist):
@@ -146,9 +150,9 @@ func buildRestore(c *Context, id string, n int, trigger string, at time.Time) st
 		switch {
 		case ck.Header.Session != "" && !strings.EqualFold(ck.Header.Session, id):
 			fmt.Fprintf(&b, "The checkpoint %s names another session (%s): it was not restored.\n", ckPath, ck.Header.Session)
-		case at.Sub(ckMod) > stale:
-			fmt.Fprintf(&b, "STALE CHECKPOINT: %s was written %s before this compaction (the limit is %d minutes), so it is not restored as truth. Read it only as history (`zoneline checkpoint show`) and verify each point before relying on it.\n",
-				ckPath, at.Sub(ckMod).Round(time.Minute), cfg.Checkpoint.StaleMinutes)
+		case !fresh.Fresh:
+			fmt.Fprintf(&b, "STALE CHECKPOINT: %s is not restored as truth: %s. Read it only as history (`zoneline checkpoint show`) and verify each point before relying on it.\n",
+				ckPath, fresh.Why())
 		default:
 			usable = true
 			b.WriteString(RecoveryInstructions + "\n\n")

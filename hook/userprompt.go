@@ -2,6 +2,7 @@ package hook
 
 import (
 	"strings"
+	"time"
 
 	"github.com/zoneline/zoneline/notify"
 	"github.com/zoneline/zoneline/payload"
@@ -60,5 +61,7 @@ func nudge(c *Context, h *payload.Hook) (string, bool) {
 	if c.Config != nil {
 		tmpl = c.Config.Warning.NudgeText
 	}
-	return notify.Text(tmpl, m), true
+	// The step the statusline's ⚑ hint names too (notify.NextStep).
+	step := notify.NextStep(c.State, h.SessionID, c.now(), time.Duration(c.cfg().Checkpoint.StaleMinutes)*time.Minute)
+	return notify.Text(tmpl, m, step), true
 }

@@ -379,22 +379,29 @@ func TestText(t *testing.T) {
 	tests := []struct {
 		name, tmpl string
 		m          Marker
+		step       Step
 		want       string
 	}{
-		{"default", "", *m, "zoneline: this session's context is 152k tokens (dumb zone; auto-compact in ~15k tokens). Finish the current subtask, then run /compact-prep to write a checkpoint, and ask the user to run /compact."},
-		{"placeholders", "{tokens}|{zone}|{to_compact}|{window}|{model}|{tier}|{threshold}|{unknown}", *m, "152k|dumb|in ~15k tokens|200k|Sonnet 4.5|dumb|120k|{unknown}"},
-		{"auto-compact off", "{to_compact}", Marker{Tokens: 1}, "is off"},
-		{"past the point", "{to_compact}", Marker{Tokens: 170_000, AutoCompact: 167_000}, "is due now"},
-		{"1M", "{tokens}/{window}", Marker{Tokens: 1_250_000, Window: 1_000_000}, "1.2M/1M"},
+		{"default", "", *m, StepPrep, "zoneline: this session's context is 152k tokens (dumb zone; auto-compact in ~15k tokens). Finish the current subtask, then run /compact-prep to write a checkpoint, and ask the user to run /compact."},
+		{"placeholders", "{tokens}|{zone}|{to_compact}|{window}|{model}|{tier}|{threshold}|{unknown}", *m, StepPrep, "152k|dumb|in ~15k tokens|200k|Sonnet 4.5|dumb|120k|{unknown}"},
+		{"auto-compact off", "{to_compact}", Marker{Tokens: 1}, StepPrep, "is off"},
+		{"past the point", "{to_compact}", Marker{Tokens: 170_000, AutoCompact: 167_000}, StepPrep, "is due now"},
+		{"1M", "{tokens}/{window}", Marker{Tokens: 1_250_000, Window: 1_000_000}, StepPrep, "1.2M/1M"},
+		// The step decides the text: a fresh checkpoint means /compact, never /compact-prep.
+		{"ready default", "", *m, StepCompact, "zoneline: this session's context is 152k tokens (dumb zone; auto-compact in ~15k tokens). A fresh /compact-prep checkpoint is written: finish the current subtask, then ask the user to run /compact."},
+		{"ready custom without {next}", "run /compact-prep now", *m, StepCompact, "zoneline: this session's context is 152k tokens (dumb zone; auto-compact in ~15k tokens). A fresh /compact-prep checkpoint is written: finish the current subtask, then ask the user to run /compact."},
+		{"next placeholder", "do {next}", *m, StepCompact, "do /compact"},
+		{"next placeholder prep", "do {next}", *m, StepPrep, "do /compact-prep"},
+		{"no step is prep", "do {next}", *m, "", "do /compact-prep"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := Text(tt.tmpl, &tt.m); got != tt.want {
+			if got := Text(tt.tmpl, &tt.m, tt.step); got != tt.want {
 				t.Errorf("got  %q\nwant %q", got, tt.want)
 			}
 		})
 	}
-	long := Text(strings.Repeat("x", 5000), m)
+	long := Text(strings.Repeat("x", 5000), m, StepPrep)
 	if n := len([]rune(long)); n != MaxNudge {
 		t.Errorf("long text: %d runes, want %d", n, MaxNudge)
 	}

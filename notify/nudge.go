@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/zoneline/zoneline/checkpoint"
 	"github.com/zoneline/zoneline/state"
 )
 
@@ -18,10 +19,36 @@ import (
 // Claude Code previews any additionalContext over 10,000 characters.
 const MaxNudge = 1000
 
-// DefaultNudge is the built-in nudge. Placeholders: {tokens} {zone} {to_compact} {window}
-// {model} {tier} {threshold}.
+// DefaultNudge is the built-in nudge while the next step is /compact-prep. Placeholders:
+// {tokens} {zone} {to_compact} {window} {model} {tier} {threshold} {next}.
 const DefaultNudge = "zoneline: this session's context is {tokens} tokens ({zone} zone; auto-compact {to_compact}). " +
 	"Finish the current subtask, then run /compact-prep to write a checkpoint, and ask the user to run /compact."
+
+// DefaultReadyNudge is the built-in nudge while the next step is /compact: a fresh checkpoint
+// is already written.
+const DefaultReadyNudge = "zoneline: this session's context is {tokens} tokens ({zone} zone; auto-compact {to_compact}). " +
+	"A fresh /compact-prep checkpoint is written: finish the current subtask, then ask the user to run /compact."
+
+// Step is the one thing to do while a warning tier is crossed: the statusline's ⚑ hint and the
+// nudge both name it, and both get it from NextStep.
+type Step string
+
+// The steps.
+const (
+	StepPrep    Step = "/compact-prep" // no fresh checkpoint: write one
+	StepCompact Step = "/compact"      // a fresh checkpoint is written: compact now
+)
+
+// NextStep decides the next step of a session now: StepCompact when its checkpoint is fresh for
+// the next compaction (checkpoint.Next: written after the last recorded compaction and within
+// stale), else StepPrep. The statusline's hint and the UserPromptSubmit nudge both call it, so
+// they agree in every state. It costs a stat, and one small read when the checkpoint is recent.
+func NextStep(dir state.Dir, sessionID string, now time.Time, stale time.Duration) Step {
+	if f, _ := checkpoint.Next(dir, sessionID, now, stale); f.Fresh {
+		return StepCompact
+	}
+	return StepPrep
+}
 
 // Pending reports whether a nudge waits for the session's next prompt: one stat.
 func Pending(dir state.Dir, sessionID string) bool {
@@ -88,11 +115,19 @@ func TakeNudge(dir state.Dir, sessionID string) (*Marker, error) {
 	return best, firstErr
 }
 
-// Text renders a nudge from its marker: tmpl ("" = DefaultNudge) with its placeholders filled,
-// cut to MaxNudge runes.
-func Text(tmpl string, m *Marker) string {
-	if strings.TrimSpace(tmpl) == "" {
+// Text renders the nudge of a marker for the next step: tmpl with its placeholders filled, cut
+// to MaxNudge runes. An empty tmpl is the built-in text of the step (DefaultNudge,
+// DefaultReadyNudge); a custom one is written for /compact-prep, so for StepCompact it is used
+// only when it names the step itself ({next}), else the built-in ready text is.
+func Text(tmpl string, m *Marker, step Step) string {
+	switch {
+	case step == StepCompact && !strings.Contains(tmpl, "{next}"):
+		tmpl = DefaultReadyNudge
+	case strings.TrimSpace(tmpl) == "":
 		tmpl = DefaultNudge
+	}
+	if step == "" {
+		step = StepPrep
 	}
 	toCompact := "is off"
 	if m.AutoCompact > 0 {
@@ -109,6 +144,7 @@ func Text(tmpl string, m *Marker) string {
 		"{model}", m.Model,
 		"{tier}", m.Tier,
 		"{threshold}", Tokens(m.Threshold),
+		"{next}", string(step),
 	)
 	s := r.Replace(tmpl)
 	if rs := []rune(s); len(rs) > MaxNudge {

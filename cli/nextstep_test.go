@@ -1,0 +1,71 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestHintAndNudgeAgree is issue 12 item 1: in every checkpoint state the statusline's ⚑ hint
+// and the UserPromptSubmit nudge name the same next step (notify.NextStep decides both).
+func TestHintAndNudgeAgree(t *testing.T) {
+	const id = "aaa8e696-ca66-4fcf-8fb3-651eb7e68c12" // the session of the fixture
+	now := time.Now()
+	tests := []struct {
+		name       string
+		checkpoint time.Time // zero: none
+		compacted  time.Time // the last recorded compaction; zero: none
+		want       string    // "/compact-prep" or "/compact"
+	}{
+		{"no checkpoint", time.Time{}, time.Time{}, "/compact-prep"},
+		{"fresh, no compaction", now.Add(-time.Minute), time.Time{}, "/compact"},
+		{"fresh, after the last compaction", now.Add(-time.Minute), now.Add(-5 * time.Minute), "/compact"},
+		{"written before the last compaction", now.Add(-5 * time.Minute), now.Add(-4 * time.Minute), "/compact-prep"},
+		{"over stale_minutes", now.Add(-2 * time.Hour), time.Time{}, "/compact-prep"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			payload := fixture(t, "statusline-edge-06-ctx-180k.json") // dumb zone
+			e, out, _ := testEnv(t, payload, map[string]string{"NO_COLOR": "1", "DISABLE_AUTO_COMPACT": "1"})
+			dir := filepath.Join(e.Paths.StateDir, "sessions", id)
+			if err := os.MkdirAll(dir, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			if !tt.checkpoint.IsZero() {
+				p := filepath.Join(dir, "checkpoint.md")
+				os.WriteFile(p, []byte("# zoneline checkpoint\n"), 0o600)
+				os.Chtimes(p, tt.checkpoint, tt.checkpoint)
+			}
+			if !tt.compacted.IsZero() {
+				cs := `{"count":1,"delivered":1,"pending":0,"records":[{"n":1,"time":"` + tt.compacted.UTC().Format(time.RFC3339Nano) + `","trigger":"manual","summary_chars":9}]}`
+				os.WriteFile(filepath.Join(dir, "compactions.json"), []byte(cs), 0o600)
+			}
+			e.Run([]string{"statusline"})
+			line := out.String()
+			hint := ""
+			switch {
+			case strings.Contains(line, "⚑ /compact-prep"):
+				hint = "/compact-prep"
+			case strings.Contains(line, "⚑ /compact"):
+				hint = "/compact"
+			}
+			out.Reset()
+			e.Stdin = bytes.NewReader([]byte(`{"session_id":"` + id + `","hook_event_name":"UserPromptSubmit","prompt":"go on","cwd":"/w"}`))
+			e.Run([]string{"hook"})
+			nudge := out.String()
+			said := ""
+			switch {
+			case strings.Contains(nudge, "then run /compact-prep"):
+				said = "/compact-prep"
+			case strings.Contains(nudge, "ask the user to run /compact."):
+				said = "/compact"
+			}
+			if hint != tt.want || said != tt.want {
+				t.Errorf("hint %q, nudge %q, want both %q\nline:  %s\nnudge: %s", hint, said, tt.want, line, nudge)
+			}
+		})
+	}
+}
