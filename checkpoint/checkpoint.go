@@ -23,7 +23,7 @@
 //	## External state
 //	| system | identifier | applied | idempotent | verify |
 //	|---|---|---|---|---|
-//	| git | branch fix/x pushed to origin | yes | no | `git ls-remote --exit-code origin fix/x` |
+//	| git | branch fix/x pushed to origin | yes | no | `git rev-parse --verify --quiet refs/heads/fix/x` |
 //	## Skills
 //	## Pointers
 package checkpoint
@@ -375,7 +375,7 @@ func templateBody(section string) string {
 		return "<constraints settled this session; or \"none\">"
 	case "External state":
 		return "| system | identifier | applied | idempotent | verify |\n|---|---|---|---|---|\n" +
-			"| <git/github/db/…> | <branch, PR number, row id> | <yes/no/UNKNOWN> | <yes/no> | <`command that exits 0 when applied`> |"
+			"| <git/github/db/…> | <branch, PR number, row id> | <yes/no/UNKNOWN> | <yes/no> | <`command: exit 0 applied, 1 not applied, other = could not check`> |"
 	case "Skills":
 		return "<skills to reload, e.g. /compact-prep; or \"none\">"
 	case "Pointers":

@@ -45,10 +45,10 @@ func TestParse(t *testing.T) {
 		t.Fatalf("External = %+v", c.External)
 	}
 	r := c.External[0]
-	if r.System != "git" || r.Applied != "yes" || r.Idempotent != "no" || r.Verify != "git ls-remote --exit-code origin fix/login" || r.Line != 32 {
+	if r.System != "git" || r.Applied != "yes" || r.Idempotent != "no" || r.Verify != "git ls-remote --exit-code origin refs/heads/fix/login >/dev/null; s=$?; [ $s -eq 2 ] && exit 1; exit $s" || r.Line != 32 {
 		t.Errorf("row 0 = %+v", r)
 	}
-	if got := c.External[1].Verify; got != "gh pr view fix/login --json state | grep -q OPEN" {
+	if got := c.External[1].Verify; got != `n=$(gh pr list --head fix/login --state all --json number --jq length) || exit 3; [ "$n" -gt 0 ]` {
 		t.Errorf("row 1 verify = %q (a pipe in a code span must stay in the cell)", got)
 	}
 	if c.External[2].Verify != "" || c.External[2].Idempotent != "yes" {
@@ -111,7 +111,7 @@ func TestVerify(t *testing.T) {
 		{"next no expected", repl("- Expected: TestRedirect passes", ""), VerifyOptions{}, 17, "no expected result"},
 		{"external not a table", repl("| local | go build cache warmed | yes | yes | |\n", "").replaceTable(), VerifyOptions{}, 30, "not a table"},
 		{"external column missing", repl("| system | identifier | applied | idempotent | verify |", "| system | id | applied | idempotent | verify |"), VerifyOptions{}, 30, `missing column "identifier"`},
-		{"external no verify", repl("| yes | no | `git ls-remote --exit-code origin fix/login` |", "| yes | no | |"), VerifyOptions{}, 32, "not idempotent and has no verify command"},
+		{"external no verify", repl("| yes | no | `git ls-remote --exit-code origin refs/heads/fix/login >/dev/null; s=$?; [ $s -eq 2 ] && exit 1; exit $s` |", "| yes | no | |"), VerifyOptions{}, 32, "not idempotent and has no verify command"},
 		{"external applied bad", repl("| PR for fix/login | no |", "| PR for fix/login | maybe |"), VerifyOptions{}, 33, "applied is \"maybe\""},
 		{"external idempotent bad", repl("| go build cache warmed | yes | yes | |", "| go build cache warmed | yes | sometimes | `true` |"), VerifyOptions{}, 34, "idempotent is \"sometimes\""},
 		{"external cells", repl("| local | go build cache warmed | yes | yes | |", "| local | go build cache warmed | yes | yes | | x |"), VerifyOptions{}, 34, "has 6 cells"},

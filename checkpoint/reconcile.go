@@ -16,24 +16,26 @@ const DefaultVerifyTimeout = 10 * time.Second
 // maxVerifyOutput is how much of a verify command's output a Result keeps.
 const maxVerifyOutput = 400
 
-// Exit codes of a verify command that mean "the check itself could not run" rather than "not
-// applied": the shell's command-not-found and not-executable codes.
+// The exit codes of the verify convention: a verify command answers with exit 0 (applied) or
+// exit 1 (not applied). Any other exit (2, 126, 127, git's 128, …), a signal or a timeout means
+// the check itself failed (no network, no auth, no such command) and is never read as an answer.
 const (
-	exitNotExecutable = 126
-	exitNotFound      = 127
+	exitApplied    = 0
+	exitNotApplied = 1
 )
 
 // Outcome is what Reconcile found for one External state row.
 //
-// A verify command follows one convention: it exits 0 when the row's action is applied, and
-// non-zero when it is not. Against the row's "applied" cell:
+// A verify command follows one convention: exit 0 when the row's action is applied, exit 1 when
+// it is not; anything else is no answer. Against the row's "applied" cell:
 //
-//	CONFIRMED     the command ran and agrees with the row (exit 0 and applied=yes, or exit≠0 and applied=no)
-//	CORRECTED     the command ran and disagrees, or the row said UNKNOWN: the row's applied value is
-//	              wrong and Result.Observed holds the truth ("yes" on exit 0, "no" otherwise)
-//	UNVERIFIABLE  there is no command, or it could not give an answer: it timed out, was killed, could
-//	              not start, or exited 126/127 (not executable, not found). The row stays as written
-//	              and must be checked by hand before any non-idempotent action.
+//	CONFIRMED     the command answered and agrees with the row (exit 0 and applied=yes, or exit 1 and applied=no)
+//	CORRECTED     the command answered and disagrees, or the row said UNKNOWN: the row's applied value is
+//	              wrong and Result.Observed holds the truth ("yes" on exit 0, "no" on exit 1)
+//	UNVERIFIABLE  there is no command, or it gave no answer: it exited with another code (git's 128 with
+//	              the network down, gh without auth, 126/127 not executable or not found), was killed by a
+//	              signal, timed out, or could not start. The row stays as written and must be checked by
+//	              hand before any non-idempotent action.
 type Outcome string
 
 // The outcomes.
@@ -102,17 +104,24 @@ func reconcileRow(ctx context.Context, r Row, opts ReconcileOptions) Result {
 		res.Exit = 0
 	case errors.As(err, &ee) && ee.Exited():
 		res.Exit = ee.ExitCode()
+	case errors.As(err, &ee):
+		res.Outcome, res.Reason = Unverifiable, "the check was killed ("+ee.String()+"): no answer"
+		return res
 	default:
 		res.Outcome, res.Reason = Unverifiable, "could not run: "+err.Error()
 		return res
 	}
-	if res.Exit == exitNotExecutable || res.Exit == exitNotFound {
-		res.Outcome, res.Reason = Unverifiable, "the command was not found or not executable (exit "+strconv.Itoa(res.Exit)+")"
-		return res
-	}
-	res.Observed = "no"
-	if res.Exit == 0 {
+	switch res.Exit {
+	case exitApplied:
 		res.Observed = "yes"
+	case exitNotApplied:
+		res.Observed = "no"
+	default:
+		res.Outcome, res.Reason = Unverifiable, "the check failed (exit "+strconv.Itoa(res.Exit)+"): only exit 0 (applied) and exit 1 (not applied) are answers"
+		if res.Exit == 126 || res.Exit == 127 {
+			res.Reason += "; 126/127: the command was not found or not executable"
+		}
+		return res
 	}
 	switch {
 	case r.Applied == res.Observed:
@@ -120,7 +129,7 @@ func reconcileRow(ctx context.Context, r Row, opts ReconcileOptions) Result {
 	case res.Observed == "yes":
 		res.Outcome, res.Reason = Corrected, "the row says applied="+r.Applied+" but the command exits 0: it IS applied"
 	default:
-		res.Outcome, res.Reason = Corrected, "the row says applied="+r.Applied+" but the command exits "+strconv.Itoa(res.Exit)+": it is NOT applied"
+		res.Outcome, res.Reason = Corrected, "the row says applied="+r.Applied+" but the command exits 1: it is NOT applied"
 	}
 	return res
 }

@@ -234,7 +234,12 @@ func (c *Checkpoint) verifyExternal(s *Section, add func(int, string, ...any)) {
 			add(r.Line, "External state row: idempotent is %q: want yes or no", r.Idempotent)
 		}
 		if r.Idempotent != "yes" && r.Verify == "" {
-			add(r.Line, "External state row %q is not idempotent and has no verify command: add a command that exits 0 when it is applied", r.Identifier)
+			add(r.Line, "External state row %q is not idempotent and has no verify command: add a command that exits 0 when it is applied and 1 when it is not", r.Identifier)
+		}
+		if r.Verify != "" {
+			if msg := verifyCommand(r.Verify); msg != "" {
+				add(r.Line, "External state row %q: %s", r.Identifier, msg)
+			}
 		}
 	}
 }

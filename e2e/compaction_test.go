@@ -269,6 +269,6 @@ func goodCheckpointE2E(t *testing.T, id, dir string) string {
 		"## Decisions\n- keep the cookie name — yes — mobile reads it\n\n" +
 		"## Abandoned\nnone\n\n## Rules\n- never push to main\n\n" +
 		"## External state\n| system | identifier | applied | idempotent | verify |\n|---|---|---|---|---|\n" +
-		"| git | branch fix/login on origin | no | no | `git ls-remote --exit-code origin fix/login` |\n\n" +
+		"| git | branch fix/login on origin | no | no | `git ls-remote --exit-code origin refs/heads/fix/login >/dev/null; s=$?; [ $s -eq 2 ] && exit 1; exit $s` |\n\n" +
 		"## Skills\nnone\n\n## Pointers\n- auth/session.go\n"
 }
