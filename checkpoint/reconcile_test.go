@@ -122,7 +122,7 @@ func TestReconcileConvention(t *testing.T) {
 		{"`exit 0`", "no", Corrected, "yes", "IS applied"},
 		{"`exit 2`", "yes", Unverifiable, "", "exit 2"},
 		{"`exit 128`", "yes", Unverifiable, "", "exit 128"}, // git with the network down
-		{"`exit 4`", "no", Unverifiable, "", "exit 4"},     // gh: authentication required
+		{"`exit 4`", "no", Unverifiable, "", "exit 4"},      // gh: authentication required
 		{"`exit 126`", "yes", Unverifiable, "", "not executable"},
 		{"`exit 255`", "UNKNOWN", Unverifiable, "", "exit 255"},
 		{"`kill -9 $$`", "yes", Unverifiable, "", "killed"},
