@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/zoneline/zoneline/internal/jsonscan"
+	"github.com/zoneline/zoneline/internal/redact"
 	"github.com/zoneline/zoneline/state"
 	"os"
 	"strings"
@@ -156,6 +157,7 @@ func buildRestore(c *Context, id string, n int, trigger string, at time.Time) st
 		default:
 			usable = true
 			b.WriteString(RecoveryInstructions + "\n\n")
+			ckText = redact.String(ckText) // before the fit: the budget counts what is sent
 			body, cut := fitLines(ckText, budget)
 			fmt.Fprintf(&b, "<checkpoint path=%q written=%q>\n%s\n", ckPath, ckMod.UTC().Format(time.RFC3339), strings.TrimRight(body, "\n"))
 			if cut {
@@ -167,6 +169,9 @@ func buildRestore(c *Context, id string, n int, trigger string, at time.Time) st
 	}
 
 	snapPath, snap, snapErr := snapshot.Latest(c.State, id)
+	if snap != nil {
+		snap.Redact() // a snapshot written before redaction existed
+	}
 	room := maxRestore - utf8.RuneCountInString(b.String()) - 400
 	switch {
 	case snapErr != nil && !usable:
@@ -190,7 +195,9 @@ func buildRestore(c *Context, id string, n int, trigger string, at time.Time) st
 		fmt.Fprintf(&b, "No /compact-prep checkpoint was written for this compaction.\nSNAPSHOT SUMMARY (mechanical facts recorded at PreCompact, not a checkpoint: no decisions, no rules): %s\n%s\n\n%s\n",
 			snapPath, snap.Summary(min(fallbackSummary, room)), fallbackInstructions)
 	}
-	return strings.TrimRight(b.String(), "\n")
+	// Whatever else reached the text (a path, a summary line) goes through the same redaction
+	// as the snapshot, the checkpoint and the log.
+	return redact.String(strings.TrimRight(b.String(), "\n"))
 }
 
 // minSummary is the least room worth a snapshot summary (a line or two).

@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/zoneline/zoneline/internal/redact"
 	"github.com/zoneline/zoneline/state"
 	"github.com/zoneline/zoneline/transcript"
 )
@@ -97,11 +98,12 @@ func Take(ctx context.Context, in Input) *Snapshot {
 			s.problem("transcript: %v", err)
 		}
 		for _, p := range fs.Prompts {
-			s.Prompts = append(s.Prompts, Prompt{Text: cut(p.Text, MaxPrompt), Time: p.Time})
+			s.Prompts = append(s.Prompts, Prompt{Text: p.Text, Time: p.Time})
 		}
 		for _, c := range fs.Commands {
-			s.Commands = append(s.Commands, Command{Command: cut(c.Command, MaxPrompt), Description: c.Description})
+			s.Commands = append(s.Commands, Command{Command: c.Command, Description: c.Description})
 		}
+		s.Redact()
 		s.Files, s.Skills = fs.Files, fs.Skills
 		s.Compactions, s.Partial = fs.Compactions, fs.Partial
 		if fs.Context.Found {
@@ -114,6 +116,20 @@ func Take(ctx context.Context, in Input) *Snapshot {
 		s.Git = gitState(ctx, in.Cwd)
 	}
 	return s
+}
+
+// Redact replaces the credentials in the snapshot's free text (prompts, commands and their
+// descriptions) with "[REDACTED: kind]" (internal/redact) and cuts each to MaxPrompt characters
+// (after redacting, so that no cut can split a key and let its head through). Take calls it;
+// the restore calls it again on snapshots written before it existed.
+func (s *Snapshot) Redact() {
+	for i := range s.Prompts {
+		s.Prompts[i].Text = cut(redact.String(s.Prompts[i].Text), MaxPrompt)
+	}
+	for i := range s.Commands {
+		c := &s.Commands[i]
+		c.Command, c.Description = cut(redact.String(c.Command), MaxPrompt), redact.String(c.Description)
+	}
 }
 
 func (s *Snapshot) problem(format string, args ...any) {

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/zoneline/zoneline/internal/rawfs"
+	"github.com/zoneline/zoneline/internal/redact"
 	"github.com/zoneline/zoneline/internal/safetext"
 )
 
@@ -53,12 +54,13 @@ func (d Dir) LogLine(command, msg string) {
 // MaxLogLine is the most bytes of one message the log keeps.
 const MaxLogLine = 2000
 
-// logText makes a message safe for the log: cut to MaxLogLine bytes at a rune boundary, valid
-// UTF-8, control characters (C0, DEL, C1) and bidi controls escaped (safetext.Escape: \x1b,
-// \u202e), and every line after the first indented, so text from a
-// payload (a transcript path with a newline) cannot forge a log entry. A stack trace stays
-// readable as indented lines.
+// logText makes a message safe for the log: credentials redacted (internal/redact), cut to
+// MaxLogLine bytes at a rune boundary, valid UTF-8, control characters (C0, DEL, C1) and bidi
+// controls escaped (safetext.Escape: \x1b, \u202e), and every line after the first indented, so
+// text from a payload (a transcript path with a newline) cannot forge a log entry. A stack
+// trace stays readable as indented lines.
 func logText(msg string) string {
+	msg = redact.String(msg)
 	if len(msg) > MaxLogLine {
 		cut := MaxLogLine
 		for cut > 0 && !utf8.RuneStart(msg[cut]) {

@@ -1,0 +1,473 @@
+// Package redact replaces what looks like a credential in text with "[REDACTED: kind]": the
+// API keys and tokens of the common providers (Anthropic, OpenAI, GitHub, GitLab, AWS, Slack,
+// Google, npm, Stripe, JWTs), the values of Authorization headers and Bearer tokens, passwords
+// given as password=…, --password …, mysql's -p…, and the password of a URL's user:password@,
+// and private key blocks. zoneline runs it over the snapshots it stores, the restore it puts back
+// into the agent's context and every log line.
+//
+// It is one pass over the bytes with no regexp (the log is on the statusline's hot path): a
+// switch on the byte at each position picks the few shapes that can start there. Text with
+// nothing to redact is returned as it is, without allocating. It errs towards keeping text:
+// hashes, UUIDs, commit ids and base64 that is not a key survive (redact_test.go holds both
+// lists).
+package redact
+
+// Kinds, as they appear in "[REDACTED: kind]".
+const (
+	KindAnthropic  = "anthropic key"
+	KindOpenAI     = "openai key"
+	KindGitHub     = "github token"
+	KindGitLab     = "gitlab token"
+	KindAWS        = "aws access key"
+	KindSlack      = "slack token"
+	KindGoogle     = "google api key"
+	KindNPM        = "npm token"
+	KindStripe     = "stripe key"
+	KindJWT        = "jwt"
+	KindAuth       = "authorization"
+	KindBearer     = "bearer token"
+	KindPassword   = "password"
+	KindSecret     = "secret"
+	KindPrivateKey = "private key"
+)
+
+// Marker starts every redaction.
+const Marker = "[REDACTED: "
+
+// String returns s with every credential replaced by "[REDACTED: kind]". When there is none it
+// returns s itself.
+func String(s string) string {
+	var b []byte // nil until the first redaction
+	last := 0    // s[last:] is not copied yet
+	for i := 0; i < len(s); {
+		start, end, kind := match(s, i)
+		if kind == "" {
+			i++
+			continue
+		}
+		if b == nil {
+			b = make([]byte, 0, len(s)+16)
+		}
+		b = append(b, s[last:start]...)
+		b = append(append(append(b, Marker...), kind...), ']')
+		last, i = end, end
+	}
+	if b == nil {
+		return s
+	}
+	return string(append(b, s[last:]...))
+}
+
+// match reports whether a credential starts at (or, for a key's value, just after) s[i]: the
+// range to replace and its kind ("" when none).
+func match(s string, i int) (start, end int, kind string) {
+	switch s[i] {
+	case 's', 'r', 'g', 'x', 'A', 'n', 'e':
+		if !boundaryBefore(s, i) {
+			return 0, 0, ""
+		}
+		if n, k := token(s[i:]); k != "" {
+			return i, i + n, k
+		}
+	case '-':
+		if hasPrefix(s[i:], "-----BEGIN ") {
+			if n := privateKey(s[i:]); n > 0 {
+				return i, i + n, KindPrivateKey
+			}
+			return 0, 0, ""
+		}
+		return option(s, i)
+	case ':':
+		if hasPrefix(s[i:], "://") {
+			return urlPassword(s, i+3)
+		}
+		return keyValue(s, i)
+	case '=':
+		return keyValue(s, i)
+	case 'B', 'b':
+		if hasPrefixFold(s[i:], "bearer ") && boundaryBefore(s, i) {
+			return bearer(s, i+len("bearer "))
+		}
+	}
+	return 0, 0, ""
+}
+
+// token matches a provider's key or token at the start of s: its length and kind.
+func token(s string) (int, string) {
+	switch s[0] {
+	case 's':
+		switch {
+		case hasPrefix(s, "sk-ant-"):
+			return body(s, len("sk-ant-"), 20, isB64URL, false, KindAnthropic)
+		case hasPrefix(s, "sk-"):
+			return body(s, len("sk-"), 20, isB64URL, true, KindOpenAI)
+		case hasPrefix(s, "sk_live_"), hasPrefix(s, "sk_test_"):
+			return body(s, len("sk_live_"), 16, isAlnum, false, KindStripe)
+		}
+	case 'r':
+		if hasPrefix(s, "rk_live_") || hasPrefix(s, "rk_test_") {
+			return body(s, len("rk_live_"), 16, isAlnum, false, KindStripe)
+		}
+	case 'g':
+		switch {
+		case len(s) > 4 && s[0] == 'g' && s[1] == 'h' && s[3] == '_' && (s[2] == 'p' || s[2] == 'o' || s[2] == 's' || s[2] == 'u' || s[2] == 'r'):
+			return body(s, 4, 30, isAlnum, false, KindGitHub)
+		case hasPrefix(s, "github_pat_"):
+			return body(s, len("github_pat_"), 40, isWord, false, KindGitHub)
+		case hasPrefix(s, "glpat-"):
+			return body(s, len("glpat-"), 20, isB64URL, false, KindGitLab)
+		}
+	case 'x':
+		if len(s) > 5 && hasPrefix(s, "xox") && s[4] == '-' && (s[3] == 'b' || s[3] == 'p' || s[3] == 'a' || s[3] == 'r' || s[3] == 's' || s[3] == 'e') {
+			return body(s, 5, 10, isSlack, false, KindSlack)
+		}
+	case 'A':
+		switch {
+		case hasPrefix(s, "AIza"):
+			return body(s, 4, 35, isB64URL, false, KindGoogle)
+		case hasPrefix(s, "AKIA"), hasPrefix(s, "ASIA"):
+			// exactly 16 upper-case letters and digits, at least one digit
+			n, digit := 4, false
+			for n < len(s) && n < 21 && (isUpper(s[n]) || isDigit(s[n])) {
+				digit = digit || isDigit(s[n])
+				n++
+			}
+			if n == 20 && digit && (n == len(s) || !isAlnum(s[n])) {
+				return n, KindAWS
+			}
+		}
+	case 'n':
+		if hasPrefix(s, "npm_") {
+			return body(s, 4, 36, isAlnum, false, KindNPM)
+		}
+	case 'e':
+		if hasPrefix(s, "eyJ") {
+			return jwt(s)
+		}
+	}
+	return 0, ""
+}
+
+// body matches prefix bytes of s followed by at least min bytes of class (and, with mixed, a
+// digit, an upper- and a lower-case letter among them) ending at a boundary.
+func body(s string, prefix, min int, class func(byte) bool, mixed bool, kind string) (int, string) {
+	n := prefix
+	var digit, upper, lower bool
+	for n < len(s) && class(s[n]) {
+		c := s[n]
+		digit, upper, lower = digit || isDigit(c), upper || isUpper(c), lower || isLower(c)
+		n++
+	}
+	if n-prefix < min || (n < len(s) && isAlnum(s[n])) || (mixed && !(digit && upper && lower)) {
+		return 0, ""
+	}
+	return n, kind
+}
+
+// jwt matches header.payload.signature, each part base64url of at least 10 bytes.
+func jwt(s string) (int, string) {
+	n := 0
+	for part := 0; part < 3; part++ {
+		m := n
+		for n < len(s) && isB64URL(s[n]) {
+			n++
+		}
+		if n-m < 10 {
+			return 0, ""
+		}
+		if part < 2 {
+			if n >= len(s) || s[n] != '.' {
+				return 0, ""
+			}
+			n++
+		}
+	}
+	return n, KindJWT
+}
+
+// privateKey matches a "-----BEGIN … PRIVATE KEY-----" block through its END line (or the rest
+// of s when the block is cut).
+func privateKey(s string) int {
+	head := index(s[len("-----BEGIN "):], "-----")
+	if head < 0 || head > 40 || index(s[len("-----BEGIN "):len("-----BEGIN ")+head], "PRIVATE KEY") < 0 {
+		return 0
+	}
+	end := index(s, "-----END ")
+	if end < 0 {
+		return len(s)
+	}
+	tail := index(s[end+len("-----END "):], "-----")
+	if tail < 0 {
+		return len(s)
+	}
+	return end + len("-----END ") + tail + len("-----")
+}
+
+// urlPassword matches the password of scheme://user:password@host; i is just past "://".
+func urlPassword(s string, i int) (int, int, string) {
+	colon := -1
+	for j := i; j < len(s) && j < i+256; j++ {
+		switch c := s[j]; c {
+		case ':':
+			if colon < 0 {
+				colon = j
+			}
+		case '@':
+			if colon > i && colon+1 < j && !hasPrefix(s[colon+1:], Marker) {
+				return colon + 1, j, KindPassword
+			}
+			return 0, 0, ""
+		case '/', '?', '#', ' ', '\t', '\n', '\r', '"', '\'', '`', '<', '>':
+			return 0, 0, ""
+		}
+	}
+	return 0, 0, ""
+}
+
+// keyValue matches the value after a sensitive key: s[i] is the '=' or ':' after it
+// (password=…, "api_key": "…", Authorization: …).
+func keyValue(s string, i int) (int, int, string) {
+	k := i
+	for k > 0 && i-k < 4 && s[k-1] == ' ' {
+		k-- // key = value
+	}
+	if k > 0 && (s[k-1] == '"' || s[k-1] == '\'') {
+		k-- // a quoted key
+	}
+	ks := k
+	for ks > 0 && k-ks < 64 && isKeyByte(s[ks-1]) {
+		ks--
+	}
+	key := s[ks:k]
+	if key == "" || (ks > 0 && isAlnum(s[ks-1])) {
+		return 0, 0, ""
+	}
+	kind, min := sensitive(key)
+	if kind == "" {
+		return 0, 0, ""
+	}
+	j := i + 1
+	for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
+		j++
+	}
+	mode := valueWord
+	switch {
+	case kind == KindAuth:
+		mode = valueLine
+	case s[i] == ':':
+		mode = valueField
+	}
+	start, end := value(s, j, mode)
+	if end-start < min || skipValue(s[start:end]) {
+		return 0, 0, ""
+	}
+	if n, k := token(s[start:end]); k != "" && n == end-start {
+		kind = k // a provider's key under a generic name: say which
+	}
+	return start, end, kind
+}
+
+// How far an unquoted value runs (value).
+const (
+	valueWord  = iota // to a blank or a delimiter of a query string or a shell word (key=value)
+	valueField        // to a blank, a quote or the end of a JSON/YAML value (key: value)
+	valueLine         // to the end of the line or a quote (a header: Authorization: Basic …)
+)
+
+// value returns the value starting at s[j]: to its closing quote when quoted, else as far as
+// mode says.
+func value(s string, j int, mode int) (int, int) {
+	line := mode == valueLine
+	if j < len(s) && (s[j] == '"' || s[j] == '\'') {
+		q := s[j]
+		e := j + 1
+		for e < len(s) && s[e] != q && s[e] != '\n' {
+			e++
+		}
+		return j + 1, e
+	}
+	e := j
+	for e < len(s) {
+		c := s[e]
+		if c == '\n' || c == '\r' || c == '"' || c == '\'' || c == '`' {
+			break
+		}
+		if !line && (c == ' ' || c == '\t' || c == ',' || c == '}' || c == ']') {
+			break
+		}
+		if mode == valueWord && (c == '&' || c == ';' || c == ')' || c == '<' || c == '>') {
+			break
+		}
+		e++
+	}
+	for line && e > j && (s[e-1] == ' ' || s[e-1] == '\t') {
+		e--
+	}
+	return j, e
+}
+
+// skipValue reports whether a value is no literal secret: a variable, a placeholder, a mask or
+// an earlier redaction.
+func skipValue(v string) bool {
+	if v == "" || v[0] == '$' || v[0] == '<' || v[0] == '{' || hasPrefix(v, Marker) || hasPrefix(v, "[REDACTED") {
+		return true
+	}
+	for i := 0; i < len(v); i++ {
+		if v[i] != '*' && v[i] != 'x' && v[i] != 'X' && v[i] != '.' {
+			return false
+		}
+	}
+	return true // ****, xxxx, ...
+}
+
+// sensitive returns the kind of a key whose value is a credential, and the shortest value taken
+// for one ("" when the key is not sensitive).
+func sensitive(key string) (string, int) {
+	switch {
+	case equalFold(key, "authorization"), hasSuffixFold(key, "-authorization"):
+		return KindAuth, 1
+	case hasSuffixFold(key, "password"), hasSuffixFold(key, "passwd"), hasSuffixFold(key, "passphrase"):
+		return KindPassword, 1
+	case hasSuffixFold(key, "secret"), hasSuffixFold(key, "token"), hasSuffixFold(key, "apikey"),
+		hasSuffixFold(key, "api_key"), hasSuffixFold(key, "api-key"), hasSuffixFold(key, "access_key"),
+		hasSuffixFold(key, "accesskey"), hasSuffixFold(key, "private_key"):
+		return KindSecret, 8
+	}
+	return "", 0
+}
+
+// option matches command-line options that carry a password: --password VALUE (and the other
+// long options of sensitive names, with a blank or '='), mysql's and sshpass's -pVALUE /
+// -p VALUE, and curl's -u user:password.
+func option(s string, i int) (int, int, string) {
+	if i > 0 && !isBlank(s[i-1]) {
+		return 0, 0, ""
+	}
+	if hasPrefix(s[i:], "--") {
+		n := i + 2
+		for n < len(s) && (isAlnum(s[n]) || s[n] == '-' || s[n] == '_') {
+			n++
+		}
+		kind, min := sensitive(s[i+2 : n])
+		if kind == "" || kind == KindAuth || n >= len(s) || (s[n] != ' ' && s[n] != '=') {
+			return 0, 0, ""
+		}
+		start, end := value(s, n+1, valueWord)
+		if end-start < min || skipValue(s[start:end]) || s[start] == '-' {
+			return 0, 0, ""
+		}
+		return start, end, kind
+	}
+	if len(s) < i+3 {
+		return 0, 0, ""
+	}
+	switch s[i+1] {
+	case 'p':
+		// mysql -pSECRET (attached; "-p name" asks for it), sshpass -p SECRET
+		j := i + 2
+		if s[j] == ' ' && lineHas(s, i, "sshpass") {
+			j++
+		} else if isBlank(s[j]) || s[j] == '-' || !(lineHas(s, i, "mysql") || lineHas(s, i, "mariadb")) {
+			return 0, 0, ""
+		}
+		start, end := value(s, j, valueWord)
+		if end == start || skipValue(s[start:end]) {
+			return 0, 0, ""
+		}
+		return start, end, KindPassword
+	case 'u':
+		// curl -u user:password
+		if s[i+2] != ' ' || !lineHas(s, i, "curl") {
+			return 0, 0, ""
+		}
+		start, end := value(s, i+3, valueWord)
+		c := index(s[start:end], ":")
+		if c <= 0 || start+c+1 >= end || skipValue(s[start+c+1:end]) {
+			return 0, 0, ""
+		}
+		return start + c + 1, end, KindPassword
+	}
+	return 0, 0, ""
+}
+
+// bearer matches the token after "Bearer ": at least 8 token bytes with a digit.
+func bearer(s string, j int) (int, int, string) {
+	e, digit := j, false
+	for e < len(s) && (isB64URL(s[e]) || s[e] == '.' || s[e] == '~' || s[e] == '+' || s[e] == '/' || s[e] == '=') {
+		digit = digit || isDigit(s[e])
+		e++
+	}
+	if e-j < 8 || !digit || hasPrefix(s[j:], "[REDACTED") {
+		return 0, 0, ""
+	}
+	return j, e, KindBearer
+}
+
+// lineHas reports whether the line around s[i] contains word.
+func lineHas(s string, i int, word string) bool {
+	a, b := i, i
+	for a > 0 && s[a-1] != '\n' {
+		a--
+	}
+	for b < len(s) && s[b] != '\n' {
+		b++
+	}
+	return index(s[a:b], word) >= 0
+}
+
+// boundaryBefore reports whether a token may start at s[i]: not inside a longer word.
+func boundaryBefore(s string, i int) bool {
+	return i == 0 || !(isAlnum(s[i-1]) || s[i-1] == '_' || s[i-1] == '-')
+}
+
+func isDigit(c byte) bool  { return '0' <= c && c <= '9' }
+func isUpper(c byte) bool  { return 'A' <= c && c <= 'Z' }
+func isLower(c byte) bool  { return 'a' <= c && c <= 'z' }
+func isAlnum(c byte) bool  { return isDigit(c) || isUpper(c) || isLower(c) }
+func isWord(c byte) bool   { return isAlnum(c) || c == '_' }
+func isB64URL(c byte) bool { return isAlnum(c) || c == '_' || c == '-' }
+func isSlack(c byte) bool  { return isAlnum(c) || c == '-' }
+func isBlank(c byte) bool  { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+func isKeyByte(c byte) bool {
+	return isAlnum(c) || c == '_' || c == '-' || c == '.'
+}
+
+func hasPrefix(s, p string) bool { return len(s) >= len(p) && s[:len(p)] == p }
+
+// index is strings.Index for the short needles here (no strings import: nothing at init).
+func index(s, sub string) int {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if s[i:i+len(sub)] == sub {
+			return i
+		}
+	}
+	return -1
+}
+
+func lower(c byte) byte {
+	if isUpper(c) {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// equalFold compares ASCII case-insensitively; want is lower-case.
+func equalFold(s, want string) bool {
+	if len(s) != len(want) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if lower(s[i]) != want[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func hasSuffixFold(s, suf string) bool {
+	return len(s) >= len(suf) && equalFold(s[len(s)-len(suf):], suf)
+}
+
+func hasPrefixFold(s, p string) bool {
+	return len(s) >= len(p) && equalFold(s[:len(p)], p)
+}
