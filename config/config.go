@@ -64,7 +64,7 @@ type Warning struct {
 	Prep             any      `toml:"prep"`              // default prep threshold: "dumb", tokens or "70%"
 	ImminentDistance int64    `toml:"imminent_distance"` // the "imminent" tier fires this close to auto-compact
 	Nudge            bool     `toml:"nudge"`             // UserPromptSubmit injects the nudge
-	NudgeText        string   `toml:"nudge_text"`        // "" = built-in text; {tokens} {zone} {to_compact} {window} {model}
+	NudgeText        string   `toml:"nudge_text"`        // "" = built-in text; {tokens} {zone} {to_compact} {window} {model} {next}
 	Tiers            []string `toml:"tiers"`             // tiers that write a marker: warn, dumb, imminent
 }
 

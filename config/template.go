@@ -45,7 +45,8 @@ prep = "dumb"
 imminent_distance = 20_000
 # Inject the nudge into the next prompt (UserPromptSubmit hook).
 nudge = true
-# Custom nudge; placeholders: {tokens} {zone} {to_compact} {window} {model}
+# Custom nudge; placeholders: {tokens} {zone} {to_compact} {window} {model} {next}
+# (used when the next step is /compact only if it contains {next})
 nudge_text = ""
 # Tiers that nudge the agent.
 tiers = ["dumb", "imminent"]
