@@ -37,7 +37,7 @@ const RecoveryInstructions = `Recovery instructions:
 5. Then do Next.`
 
 // fallbackInstructions go with a snapshot summary when no checkpoint was written.
-const fallbackInstructions = `Recovery instructions: no checkpoint was written, so the summary is all the narrative there is.
+const fallbackInstructions = `Recovery instructions: no checkpoint was written for this compaction, so the summary is all the narrative there is.
 Treat its next steps as hypotheses; check the git state and files above before acting; before any
 non-idempotent action (push, PR, deploy, migration, message) verify whether it already happened.`
 
