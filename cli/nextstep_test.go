@@ -69,3 +69,45 @@ func TestHintAndNudgeAgree(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckpointShowStale: /postcompact's `checkpoint show` judges by the same rule: the
+// checkpoint of the last compaction is shown as it is; one written before an earlier compaction
+// is shown under a STALE banner, as history, and the command exits 1.
+func TestCheckpointShowStale(t *testing.T) {
+	const id = "aaa8e696-ca66-4fcf-8fb3-651eb7e68c12"
+	now := time.Now()
+	record := func(n int, at time.Time) string {
+		return `{"n":` + string(rune('0'+n)) + `,"time":"` + at.UTC().Format(time.RFC3339Nano) + `","trigger":"manual"}`
+	}
+	tests := []struct {
+		name    string
+		records []string
+		code    int
+	}{
+		{"no compaction yet", nil, 0},
+		{"right after the compaction it was written for", []string{record(1, now.Add(-time.Minute))}, 0},
+		{"after a second compaction", []string{record(1, now.Add(-time.Minute)), record(2, now.Add(-30*time.Second))}, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e, out, _ := testEnv(t, nil, map[string]string{"CLAUDE_CODE_SESSION_ID": id})
+			dir := filepath.Join(e.Paths.StateDir, "sessions", id)
+			os.MkdirAll(dir, 0o700)
+			p := filepath.Join(dir, "checkpoint.md")
+			os.WriteFile(p, []byte("# zoneline checkpoint\n## Goal\nG-4411\n"), 0o600)
+			written := now.Add(-2 * time.Minute)
+			os.Chtimes(p, written, written)
+			if tt.records != nil {
+				os.WriteFile(filepath.Join(dir, "compactions.json"), []byte(`{"records":[`+strings.Join(tt.records, ",")+`]}`), 0o600)
+			}
+			code := e.Run([]string{"checkpoint", "show"})
+			stale := strings.Contains(out.String(), "STALE CHECKPOINT")
+			if code != tt.code || stale != (tt.code == 1) || !strings.Contains(out.String(), "G-4411") {
+				t.Errorf("exit %d (want %d), output:\n%s", code, tt.code, out.String())
+			}
+			if stale && !strings.Contains(out.String(), "before compaction #2") {
+				t.Errorf("the banner does not say why:\n%s", out.String())
+			}
+		})
+	}
+}
