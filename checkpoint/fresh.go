@@ -91,8 +91,12 @@ func (f Freshness) Why() string {
 		return "it was written at " + w + ", before compaction #" + strconv.Itoa(f.After.N) + " (" +
 			f.After.Time.UTC().Format(time.RFC3339) + "): it describes a context that compaction already replaced"
 	}
+	which := "the next compaction"
+	if f.For > 0 {
+		which = "compaction #" + strconv.Itoa(f.For)
+	}
 	return "it was written at " + w + ", " + f.At.Sub(f.Written).Round(time.Minute).String() +
-		" before compaction #" + strconv.Itoa(f.For) + ", over the " + strconv.Itoa(int(f.Limit/time.Minute)) + "-minute limit (stale_minutes)"
+		" before " + which + ", over the " + strconv.Itoa(int(f.Limit/time.Minute)) + "-minute limit (stale_minutes)"
 }
 
 // Compactions returns the compactions recorded for a session, in file order. A missing file is
@@ -147,9 +151,8 @@ func Next(d state.Dir, id string, now time.Time, limit time.Duration) (Freshness
 	if err != nil || !ok {
 		return Freshness{At: now, Limit: limit}, err
 	}
-	if limit > 0 && now.Sub(written) > limit { // stale whatever the compactions say
-		f := For(written, nil, 1, now, limit)
-		return f, nil
+	if limit > 0 && now.Sub(written) > limit { // stale whatever the compactions say (For 0: not read)
+		return For(written, nil, 0, now, limit), nil
 	}
 	cs, err := Compactions(d, id)
 	last := 0

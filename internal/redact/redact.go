@@ -261,6 +261,16 @@ func keyValue(s string, i int) (int, int, string) {
 	if end-start < min || skipValue(s[start:end]) {
 		return 0, 0, ""
 	}
+	if kind == KindAuth {
+		// "Bearer $TOKEN", "token ${GH_TOKEN}": a variable, not a credential
+		w := end
+		for w > start && s[w-1] != ' ' {
+			w--
+		}
+		if skipValue(s[w:end]) {
+			return 0, 0, ""
+		}
+	}
 	if n, k := token(s[start:end]); k != "" && n == end-start {
 		kind = k // a provider's key under a generic name: say which
 	}

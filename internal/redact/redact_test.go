@@ -83,6 +83,8 @@ var survivors = []string{
 	"prompt_id 204958c3-9a59-4ebc-a835-f696d0e2bd98 at 10:35:00Z cwd: /home/user/project",
 	"-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIU\n-----END CERTIFICATE-----",
 	"already [REDACTED: password] and password=[REDACTED: password]",
+	`curl -H "Authorization: Bearer $GITHUB_TOKEN" -H 'Authorization: token ${GH_TOKEN}' https://api.github.com`,
+	"password=$(cat /run/secrets/db) token=$(gh auth token)",
 	"",
 }
 
