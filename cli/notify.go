@@ -41,7 +41,12 @@ func (w warning) hint() string {
 func (e *Env) checkWarning(r rendered) {
 	sp := notify.Spawner{Getenv: e.Getenv, StateDir: e.State.Root}
 	spawned := false
+	step := notify.StepPrep // the step the line's hint names (render: notify.NextStep)
+	if r.view.Tier == statusline.TierReady {
+		step = notify.StepCompact
+	}
 	res, err := notify.Check(e.State, notify.Input{
+		Step:    step,
 		Session: r.session, Known: r.warning.known, Levels: r.warning.levels, Policy: r.warning.policy,
 		PrevCompactions: r.prevCompactions, PrevWindow: r.prevWindow, PrevKnown: r.prevKnown,
 		Now: e.Now(),

@@ -262,6 +262,9 @@ type Input struct {
 	// PrevWindow is the registry's window before this render (0 unknown): a different window
 	// (a switch between a 200k and a 1M model) re-arms, since the tiers' levels moved.
 	PrevWindow int64
+	// Step is the next step (NextStep, as the statusline's hint shows it) the notification
+	// names; "" is StepPrep.
+	Step Step
 }
 
 // Result is what Check did.
@@ -362,7 +365,7 @@ func Check(dir state.Dir, in Input) (Result, error) {
 	}
 	if notified != nil {
 		res.Notified = notifyTier
-		if err := in.Spawn(NotificationFor(notified, in.Policy)); err != nil {
+		if err := in.Spawn(NotificationForStep(notified, in.Policy, in.Step)); err != nil {
 			return res, err
 		}
 	}

@@ -453,6 +453,11 @@ func TestNotificationFor(t *testing.T) {
 	if args[len(args)-3] != "--" || args[len(args)-2] != want.Title || args[len(args)-1] != want.Body {
 		t.Errorf("args %q: title and body must follow --", args)
 	}
+	// With a fresh checkpoint the notification names the step the hint and the nudge name.
+	ready := NotificationForStep(&Marker{Tier: "dumb", Zone: "dumb", Tokens: 125_000, Project: "/w/shop"}, p, StepCompact)
+	if !strings.HasSuffix(ready.Body, "Next: /compact (the checkpoint is written).") || strings.Contains(ready.Body, "/compact-prep") {
+		t.Errorf("ready notification: %q", ready.Body)
+	}
 }
 
 func TestHaveBus(t *testing.T) {

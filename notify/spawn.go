@@ -25,8 +25,13 @@ type Notification struct {
 }
 
 // NotificationFor builds the notification of a marker: the title names the zone (or the
-// imminent auto-compact) and the project; the body the tokens, the model and the next step.
-func NotificationFor(m *Marker, p Policy) Notification {
+// imminent auto-compact) and the project; the body the tokens, the model and the next step
+// (/compact-prep, then /compact).
+func NotificationFor(m *Marker, p Policy) Notification { return NotificationForStep(m, p, StepPrep) }
+
+// NotificationForStep is NotificationFor naming step as the next one (NextStep): with a fresh
+// checkpoint written, /compact.
+func NotificationForStep(m *Marker, p Policy, step Step) Notification {
 	project := filepath.Base(m.Project)
 	if m.Project == "" || project == "." || project == string(filepath.Separator) {
 		project = "Claude Code"
@@ -42,7 +47,11 @@ func NotificationFor(m *Marker, p Policy) Notification {
 	if m.AutoCompact > 0 {
 		body += ", ~" + Tokens(max(m.AutoCompact-m.Tokens, 0)) + " before auto-compact"
 	}
-	body += ". Next: /compact-prep, then /compact."
+	if step == StepCompact {
+		body += ". Next: /compact (the checkpoint is written)."
+	} else {
+		body += ". Next: /compact-prep, then /compact."
+	}
 	return Notification{Title: title, Body: body, AppName: p.AppName, Urgency: p.Urgency}
 }
 
