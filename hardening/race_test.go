@@ -5,6 +5,7 @@ package hardening
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -195,5 +196,88 @@ func TestRacingHooks(t *testing.T) {
 	}
 	if delivered != 1 {
 		t.Errorf("%d of 20 racing UserPromptSubmit delivered the restore, want exactly 1", delivered)
+	}
+}
+
+// notUpdated is the log's word for a compactions.json update skipped because its lock could
+// not be had.
+const notUpdated = "compactions.json not updated"
+
+// racingPostCompacts races n PostCompact hooks of one session (each its own prompt_id, so no
+// two are twins) and returns the count in compactions.json (0 when there is none) and how many
+// updates the log says were skipped.
+func racingPostCompacts(t *testing.T, w *world, bin string, n int) (count, skipped int) {
+	t.Helper()
+	var posts [][]byte
+	for i := range n {
+		posts = append(posts, hookPayload(w, sessionID, "PostCompact", "prompt_id", fmt.Sprintf("p-%d", i)))
+	}
+	for _, r := range race(t, w, bin, []string{"hook"}, posts) {
+		checkHook(t, "PostCompact", result{stdout: r.out.Bytes(), stderr: r.stderr.Bytes()})
+	}
+	var cs struct{ Count int }
+	if b, err := os.ReadFile(filepath.Join(w.state, "sessions", sessionID, "compactions.json")); err == nil {
+		if err := json.Unmarshal(b, &cs); err != nil {
+			t.Fatalf("compactions.json: %v: %q", err, b)
+		}
+	}
+	log, _ := os.ReadFile(filepath.Join(w.state, "zoneline.log"))
+	return cs.Count, strings.Count(string(log), notUpdated)
+}
+
+// TestRacingHooksPlantedLock: with a symlink planted at the compactions lock, 30 racing
+// PostCompact hooks never go on unlocked: every update is either counted or skipped with a log
+// line, so count + skipped is exactly 30 (unlocked writers lost updates and still counted them as
+// done: 3 to 8 of 30 were left). The symlink's target is never written.
+func TestRacingHooksPlantedLock(t *testing.T) {
+	bin := zoneline(t)
+	w := newWorld(t)
+	sdir := filepath.Join(w.state, "sessions", sessionID)
+	if err := os.MkdirAll(sdir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	victim := filepath.Join(w.root, "victim")
+	write(t, victim, []byte("keep\n"))
+	if err := os.Symlink(victim, filepath.Join(sdir, ".compactions.lock")); err != nil {
+		t.Fatal(err)
+	}
+	const n = 30
+	count, skipped := racingPostCompacts(t, w, bin, n)
+	if count+skipped != n {
+		t.Errorf("%d racing PostCompact: counted %d, skipped %d (log %q): %d updates lost", n, count, skipped, notUpdated, n-count-skipped)
+	}
+	if skipped == 0 {
+		t.Errorf("a planted lock symlink was used as a lock (counted %d)", count)
+	}
+	if b, _ := os.ReadFile(victim); string(b) != "keep\n" {
+		t.Errorf("the symlink's target was written: %q", b)
+	}
+	if log, _ := os.ReadFile(filepath.Join(w.state, "zoneline.log")); !strings.Contains(string(log), "remove it") {
+		t.Errorf("the log does not say what to do about the planted lock:\n%s", log)
+	}
+}
+
+// TestRacingHooksBusyLock: while another process holds the compactions lock past the wait,
+// PostCompact skips its update with a log line and never writes unlocked; once the lock is free,
+// the next one counts.
+func TestRacingHooksBusyLock(t *testing.T) {
+	bin := zoneline(t)
+	w := newWorld(t)
+	sdir := filepath.Join(w.state, "sessions", sessionID)
+	if err := os.MkdirAll(sdir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	unlock, err := state.Lock(filepath.Join(sdir, ".compactions.lock"), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 4
+	count, skipped := racingPostCompacts(t, w, bin, n)
+	unlock()
+	if count != 0 || skipped != n {
+		t.Errorf("%d PostCompact against a held lock: counted %d, skipped %d; want 0 and %d", n, count, skipped, n)
+	}
+	if count, skipped = racingPostCompacts(t, w, bin, 1); count != 1 || skipped != n {
+		t.Errorf("after the lock was released: counted %d, skipped %d; want 1 and %d", count, skipped, n)
 	}
 }

@@ -3,12 +3,12 @@ package hook
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
-	"github.com/zoneline/zoneline/snapshot"
 	"github.com/zoneline/zoneline/state"
 )
 
@@ -23,13 +23,18 @@ import (
 //     for N (same number or same prompt_id), sets Pending = N.
 //   - UserPromptSubmit delivers only when Pending > Delivered, then sets Delivered = Pending.
 //
-// Every read-modify-write holds an flock on compactions.lock; the file itself is replaced
-// atomically, so a writer killed at any point leaves the previous version whole.
+// Every read-modify-write holds an flock on .compactions.lock; the file itself is replaced
+// atomically, so a writer killed at any point leaves the previous version whole. A lock that
+// cannot be had (held past compactionsLockWait, or a symlink planted at it) skips the update
+// with an error the handler logs: an update done unlocked could lose another one.
 const (
 	compactionsFile = "compactions.json"
 	compactionsLock = ".compactions.lock"
 	maxCompactions  = 64 // records kept
 	maxStateFile    = 256 << 10
+	// compactionsLockWait is how long an update waits for the lock: racing hooks hold it a few
+	// milliseconds each, and the hook's deadline is Deadline.
+	compactionsLockWait = 2 * time.Second
 )
 
 // compactions is compactions.json.
@@ -79,7 +84,8 @@ func loadCompactions(d state.Dir, id string) (*compactions, error) {
 }
 
 // updateCompactions runs f on the state under the lock and writes the result atomically if f
-// returns true. Temp files left by a killed writer are removed first.
+// returns true. Temp files left by a killed writer are removed first. When the lock cannot be
+// had it returns its error without running f.
 func updateCompactions(d state.Dir, id string, f func(cs *compactions) bool) (*compactions, error) {
 	path, err := compactionsPath(d, id)
 	if err != nil {
@@ -89,11 +95,12 @@ func updateCompactions(d state.Dir, id string, f func(cs *compactions) bool) (*c
 	if err := state.MkdirPrivate(dir); err != nil {
 		return nil, err
 	}
-	unlock, locked := snapshot.Lock(filepath.Join(dir, compactionsLock))
+	unlock, err := state.Lock(filepath.Join(dir, compactionsLock), compactionsLockWait)
 	defer unlock()
-	if locked {
-		cleanCompactionTemps(dir)
+	if err != nil {
+		return nil, fmt.Errorf("%w: compactions.json not updated", err)
 	}
+	cleanCompactionTemps(dir)
 	cs, err := loadCompactions(d, id)
 	if err != nil {
 		d.Log("hook", "%s: %v (starting a fresh one)", path, err)

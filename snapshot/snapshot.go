@@ -33,7 +33,7 @@ const (
 	MaxSize    = 4 << 20                 // largest snapshot file read back
 	MaxPrompt  = 2000                    // characters of one prompt kept
 	lockWait   = time.Second             // how long a writer waits for the lock
-	lockPoll   = 10 * time.Millisecond
+	LockName   = ".lock"                 // the lock file the snapshots folder's writers share
 	timeLayout = "20060102T150405.000000000Z"
 )
 
@@ -203,7 +203,9 @@ func FileName(t time.Time, sessionID string) string {
 }
 
 // Write stores s atomically in the snapshots folder and removes the oldest snapshots beyond
-// keep (DefaultKeep when <= 0) and any temp file a dead writer left. It returns the path.
+// keep (DefaultKeep when <= 0) and any temp file a dead writer left. It returns the path. The
+// snapshot itself needs no lock (a new name, written atomically), but pruning and cleaning do:
+// when the lock cannot be had they are skipped, and the path comes with the lock's error.
 func Write(d state.Dir, s *Snapshot, keep int) (string, error) {
 	if !state.ValidSessionID(s.SessionID) {
 		return "", state.ErrBadSession
@@ -218,9 +220,9 @@ func Write(d state.Dir, s *Snapshot, keep int) (string, error) {
 	if err := state.MkdirPrivate(dir); err != nil {
 		return "", err
 	}
-	unlock, locked := lock(dir)
+	unlock, lockErr := state.Lock(filepath.Join(dir, LockName), lockWait)
 	defer unlock()
-	if locked {
+	if lockErr == nil {
 		cleanTemps(dir)
 	}
 	data, err := json.MarshalIndent(s, "", "  ")
@@ -230,6 +232,9 @@ func Write(d state.Dir, s *Snapshot, keep int) (string, error) {
 	path := filepath.Join(dir, FileName(s.Time, s.SessionID))
 	if err := state.WriteFile(path, append(data, '\n')); err != nil {
 		return "", err
+	}
+	if lockErr != nil {
+		return path, fmt.Errorf("%w (old snapshots not pruned)", lockErr)
 	}
 	prune(dir, keep)
 	return path, nil
