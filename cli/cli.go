@@ -39,6 +39,9 @@ type Env struct {
 	Paths  paths.Paths
 	State  state.Dir
 	Now    func() time.Time
+	// process: Main built this Env for the process, so Stdin is fd 0 (its reads can be bounded),
+	// the statusline's and the hooks' deadlines may end the process, and SIGPIPE may be ignored.
+	process bool
 }
 
 // Command is one subcommand.
@@ -82,7 +85,8 @@ var commands = []*Command{
 // Main runs zoneline with args (without the program name) and returns the exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	home, _ := os.UserHomeDir()
-	e := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: os.Getenv, Home: home, Now: time.Now}
+	e := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: os.Getenv, Home: home, Now: time.Now,
+		process: stdin == io.Reader(os.Stdin)}
 	e.Paths = paths.Resolve(e.Getenv, home)
 	e.State = state.Dir{Root: e.Paths.StateDir}
 	return e.Run(args)

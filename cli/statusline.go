@@ -30,19 +30,34 @@ const (
 )
 
 // runStatusline is Claude Code's statusLine command. Whatever arrives it prints a line and exits
-// 0: a problem becomes a ⚠ segment and a log line, never a blank line.
+// 0: a problem becomes a ⚠ segment and a log line, never a blank line. The whole process is
+// bounded from its start (statuslineDeadline; a stdin left open is read for
+// statuslineStdinWait), and a reader that went away (SIGPIPE) does not stop the bookkeeping.
 func runStatusline(e *Env, args []string) (code int) {
 	start := time.Now()
+	if e.process {
+		ignoreSIGPIPE()
+	}
+	guard := e.statuslineGuard(start)
 	defer func() {
 		if r := recover(); r != nil {
 			e.State.Log("statusline", "panic: %v\n%s", r, debug.Stack())
-			fmt.Fprintln(e.Stdout, "⚠ zoneline: internal error (see "+e.State.LogPath()+")")
+			if guard == nil || guard.Answer() { // (else the line is printed already)
+				fmt.Fprintln(e.Stdout, "⚠ zoneline: internal error (see "+e.State.LogPath()+")")
+			}
 			code = exitOK
 		}
+		if guard != nil {
+			guard.Stop()
+		}
 	}()
-	data, readErr := payload.Read(e.Stdin)
+	data, readErr := e.readPayload(start, statuslineStdinWait)
 	cfg, cfgErr := e.loadConfigCached()
 	r := e.render(data, readErr, cfg, cfgErr)
+	if guard != nil && !guard.Answer() {
+		guard.Wait() // the deadline printed the fallback line and ends the process
+		return exitOK
+	}
 	e.Stdout.Write(append([]byte(r.line), '\n')) // (io.WriteString's interface assertion builds an itab on first use)
 	e.afterRender(r, time.Since(start))
 	return exitOK

@@ -14,13 +14,15 @@ import (
 	"time"
 
 	"github.com/zoneline/zoneline/config"
+	"github.com/zoneline/zoneline/internal/deadline"
 	"github.com/zoneline/zoneline/internal/safetext"
 	"github.com/zoneline/zoneline/payload"
 	"github.com/zoneline/zoneline/state"
 )
 
-// Deadline is how long a hook may run before it gives up, prints nothing and exits 0. Claude
-// Code's own timeout for our entries is set by `zoneline install` above this.
+// Deadline is how long a hook process may run, from its start (before stdin is read), before it
+// gives up, prints nothing and exits 0. Claude Code's own timeout for our entries is set by
+// `zoneline install` above this.
 const Deadline = 4 * time.Second
 
 // Context is what a handler is handed: no handler reads the environment itself.
@@ -31,9 +33,71 @@ type Context struct {
 	ClaudeDir string
 	Getenv    func(string) string
 	Now       func() time.Time
+	// Guard is the process's deadline, started by the caller before it read stdin (StartGuard);
+	// nil: Run starts one for Deadline.
+	Guard *Guard
 	// GiveUp ends the process when a handler outlives Deadline (nil: log and exit 0, printing
-	// nothing). It runs on the timer's goroutine while the handler still runs.
+	// nothing). It runs on the timer's goroutine while the handler still runs. Used only when
+	// Run starts the Guard.
 	GiveUp func()
+}
+
+// Guard is a hook process's deadline (StartGuard).
+type Guard struct {
+	g     *deadline.Guard
+	event atomic.Pointer[string] // what the process was doing, for the log line
+}
+
+// StartGuard starts the deadline of a hook process, d from now: the caller starts it first
+// thing, before reading stdin, so that a stdin left open or a slow config cannot keep the
+// process past it. When it passes, giveUp runs on the timer's goroutine (nil: a line in d's log,
+// then exit 0, having printed nothing).
+func StartGuard(log state.Dir, d time.Duration, giveUp func()) *Guard {
+	g := &Guard{}
+	reading := "reading stdin"
+	g.event.Store(&reading)
+	g.g = deadline.Start(d, func(answered bool) {
+		if giveUp != nil && !answered {
+			giveUp()
+			return
+		}
+		if giveUp != nil {
+			return
+		}
+		// A process that overran is most likely stuck on the state disk, where the log is: the
+		// log line gets a moment, the exit does not wait for it.
+		logged := make(chan struct{})
+		go func() {
+			what := *g.event.Load()
+			if answered {
+				what += " (printing the answer)"
+			}
+			log.Log("hook", "%s: gave up after %s", what, d)
+			close(logged)
+		}()
+		select {
+		case <-logged:
+		case <-time.After(100 * time.Millisecond):
+		}
+		os.Exit(0)
+	})
+	return g
+}
+
+// doing names what the process does now, for the give-up's log line.
+func (g *Guard) doing(what string) { g.event.Store(&what) }
+
+// run runs fn on the calling goroutine under the guard. ok is false when the deadline came
+// first: nothing may be printed then. A panic in fn becomes err. (The handler used to run on
+// its own goroutine under a select; that started a second thread in every hook process.)
+func (g *Guard) run(fn func() (Output, error)) (out Output, err error, ok bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			out, err, ok = Output{}, fmt.Errorf("panic: %v\n%s", r, debug.Stack()), g.g.Answer()
+		}
+	}()
+	out, err = fn()
+	return out, err, g.g.Answer()
 }
 
 // Output is a handler's answer. At most one of JSON and Text is printed.
@@ -69,6 +133,11 @@ func Events() []string {
 // Run handles one hook invocation: data is stdin. It writes the answer to stdout and returns the
 // exit code (0, or 2 only when a handler blocks on purpose).
 func Run(c *Context, data []byte, readErr error, stdout io.Writer) int {
+	g := c.Guard
+	if g == nil {
+		g = StartGuard(c.State, Deadline, c.GiveUp)
+	}
+	defer g.g.Stop() // after the answer is printed: the deadline bounds the print too
 	if readErr != nil {
 		c.State.Log("hook", "reading stdin: %v", readErr)
 	}
@@ -83,28 +152,13 @@ func Run(c *Context, data []byte, readErr error, stdout io.Writer) int {
 	if handle == nil {
 		return 0
 	}
-	giveUp := c.GiveUp
-	if giveUp == nil {
-		giveUp = func() {
-			// A handler that overran is most likely stuck on the state disk, where the log is:
-			// the log line gets a moment, the exit does not wait for it.
-			logged := make(chan struct{})
-			go func() {
-				c.State.Log("hook", "%s: gave up after %s", h.Event, Deadline)
-				close(logged)
-			}()
-			select {
-			case <-logged:
-			case <-time.After(100 * time.Millisecond):
-			}
-			os.Exit(0)
-		}
-	}
-	out, err, ok := runWithin(Deadline, giveUp, func() (Output, error) { return handle(c, h) })
+	g.doing(h.Event)
+	out, err, ok := g.run(func() (Output, error) { return handle(c, h) })
 	if err != nil {
 		c.State.Log("hook", "%s: %v", h.Event, err)
 	}
 	if !ok {
+		g.g.Wait() // the give-up ends the process
 		return 0
 	}
 	return write(c, h.Event, out, stdout)
@@ -123,27 +177,6 @@ func write(c *Context, event string, out Output, stdout io.Writer) int {
 		io.WriteString(stdout, safetext.Line(out.Text)+"\n")
 	}
 	return 0
-}
-
-// runWithin runs fn on the calling goroutine with a deadline d: when fn takes longer, giveUp
-// runs, from the timer's goroutine, and is to end the process. ok is false when the deadline
-// came first: nothing may be printed then. A panic in fn becomes err. (The handler used to run
-// on its own goroutine under a select; that started a second thread in every hook process.)
-func runWithin(d time.Duration, giveUp func(), fn func() (Output, error)) (out Output, err error, ok bool) {
-	var state atomic.Int32 // 0 running, 1 done, 2 given up
-	t := time.AfterFunc(d, func() {
-		if state.CompareAndSwap(0, 2) {
-			giveUp()
-		}
-	})
-	defer t.Stop()
-	defer func() {
-		if r := recover(); r != nil {
-			out, err, ok = Output{}, fmt.Errorf("panic: %v\n%s", r, debug.Stack()), state.CompareAndSwap(0, 1)
-		}
-	}()
-	out, err = fn()
-	return out, err, state.CompareAndSwap(0, 1)
 }
 
 // AdditionalContext is the hookSpecificOutput answer that puts text into the model's context

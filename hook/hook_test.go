@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/zoneline/zoneline/state"
 )
 
 func TestEventsHaveHandlers(t *testing.T) {
@@ -17,6 +19,13 @@ func TestEventsHaveHandlers(t *testing.T) {
 			t.Errorf("%q has a handler", e)
 		}
 	}
+}
+
+// runWithin runs fn under a new Guard of d and stops it.
+func runWithin(d time.Duration, giveUp func(), fn func() (Output, error)) (Output, error, bool) {
+	g := StartGuard(state.Dir{}, d, giveUp)
+	defer g.g.Stop()
+	return g.run(fn)
 }
 
 func TestRunWithin(t *testing.T) {

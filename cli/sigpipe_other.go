@@ -1,0 +1,6 @@
+//go:build !unix
+
+package cli
+
+// ignoreSIGPIPE: there is no SIGPIPE here.
+func ignoreSIGPIPE() {}

@@ -1,0 +1,161 @@
+//go:build unix
+
+package hardening
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// Deadlines of the processes, from their start (cli/process.go, hook.Deadline), and the margin
+// a loaded machine gets on top.
+const (
+	statuslineDeadline = 2 * time.Second
+	hookDeadline       = 4 * time.Second
+	deadlineMargin     = 1500 * time.Millisecond
+)
+
+// runOpenStdin runs zoneline with stdin a pipe that gets stdin written and is then left open
+// until the process has exited (as a writer that never closes it), and returns the result.
+func runOpenStdin(t *testing.T, w *world, bin string, stdin []byte, args ...string) result {
+	t.Helper()
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pw.Close()
+	cmd := exec.Command(bin, args...)
+	cmd.Env, cmd.Dir, cmd.Stdin = w.env, w.project, pr
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pr.Close()
+	pw.Write(stdin)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	var r result
+	select {
+	case err = <-done:
+	case <-time.After(hangGuard):
+		cmd.Process.Kill()
+		err = <-done
+		r.hung = true
+	}
+	r.stdout, r.stderr, r.took = out.Bytes(), errb.Bytes(), time.Since(start)
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		r.code = ee.ExitCode()
+	}
+	return r
+}
+
+// TestStdinLeftOpen: a writer that never closes stdin cannot keep the statusline or a hook past
+// its deadline (the hook's started after the read: it ran 7 s and more). Whether the payload
+// arrived or not, each exits 0 in time; a payload that arrived whole is still used.
+func TestStdinLeftOpen(t *testing.T) {
+	bin := zoneline(t)
+	w := newWorld(t)
+	for _, tc := range []struct {
+		name    string
+		args    []string
+		stdin   []byte
+		limit   time.Duration
+		wantOut string // in stdout
+	}{
+		{"statusline", []string{"statusline"}, statuslinePayload(w, sessionID, 150_000), statuslineDeadline, "150k"},
+		{"statusline-nothing", []string{"statusline"}, nil, statuslineDeadline, "⚠"},
+		{"statusline-half", []string{"statusline"}, statuslinePayload(w, sessionID, 150_000)[:40], statuslineDeadline, "⚠"},
+		{"PreCompact", []string{"hook"}, hookPayload(w, sessionID, "PreCompact"), hookDeadline, "snapshot"},
+		{"UserPromptSubmit", []string{"hook"}, hookPayload(w, sessionID, "UserPromptSubmit"), hookDeadline, ""},
+		{"hook-nothing", []string{"hook"}, nil, hookDeadline, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := runOpenStdin(t, w, bin, tc.stdin, tc.args...)
+			if tc.args[0] == "statusline" {
+				checkStatusline(t, tc.name, r)
+			} else {
+				checkHook(t, tc.name, r)
+			}
+			if r.took > tc.limit+deadlineMargin {
+				t.Errorf("%s with stdin left open took %v, deadline %v", tc.name, r.took.Round(time.Millisecond), tc.limit)
+			}
+			if !strings.Contains(stripEsc(string(r.stdout)), tc.wantOut) {
+				t.Errorf("%s printed %q, want %q in it", tc.name, r.stdout, tc.wantOut)
+			}
+		})
+	}
+	if log, _ := os.ReadFile(filepath.Join(w.state, "zoneline.log")); !bytes.Contains(log, []byte("stdin still open")) {
+		t.Errorf("the log does not name the open stdin:\n%s", log)
+	}
+}
+
+// runClosedStdout runs zoneline with stdout a pipe whose reader is already gone: its write
+// fails (EPIPE) or, if unhandled, SIGPIPE kills it (exit 141).
+func runClosedStdout(t *testing.T, w *world, bin string, stdin []byte, args ...string) (code int, signaled bool) {
+	t.Helper()
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr.Close()
+	defer pw.Close()
+	cmd := exec.Command(bin, args...)
+	cmd.Env, cmd.Dir, cmd.Stdin, cmd.Stdout = w.env, w.project, bytes.NewReader(stdin), pw
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	err = cmd.Run()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		ws, _ := ee.Sys().(syscall.WaitStatus)
+		return ee.ExitCode(), ws.Signaled()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return 0, false
+}
+
+// TestReaderGone: when the reader of stdout has gone, the statusline and the hooks still exit
+// 0 and finish their bookkeeping: the registry and the warning marker are written, the nudge
+// is marked delivered, the snapshot is kept.
+func TestReaderGone(t *testing.T) {
+	bin := zoneline(t)
+	w := newWorld(t)
+	sdir := filepath.Join(w.state, "sessions", sessionID)
+	exists := func(what, pattern string) {
+		t.Helper()
+		if m, _ := filepath.Glob(filepath.Join(sdir, pattern)); len(m) == 0 {
+			names, _ := os.ReadDir(sdir)
+			t.Errorf("%s: no %s in the session's folder: %v", what, pattern, names)
+		}
+	}
+	if code, sig := runClosedStdout(t, w, bin, statuslinePayload(w, sessionID, 190_000), "statusline"); code != 0 || sig {
+		t.Fatalf("statusline with its reader gone: exit %d (signaled %v), want 0", code, sig)
+	}
+	exists("statusline", "session.json")
+	exists("statusline", "marker-*-dumb.json")
+	if s := loadSession(t, w, sessionID); s.Tokens != 190_000 {
+		t.Errorf("session.json has %d tokens, want 190000", s.Tokens)
+	}
+	if code, sig := runClosedStdout(t, w, bin, hookPayload(w, sessionID, "UserPromptSubmit"), "hook"); code != 0 || sig {
+		t.Errorf("UserPromptSubmit with its reader gone: exit %d (signaled %v), want 0", code, sig)
+	}
+	exists("UserPromptSubmit", "delivered-*")
+	exists("UserPromptSubmit", "prompt.json")
+	if code, sig := runClosedStdout(t, w, bin, hookPayload(w, sessionID, "PreCompact"), "hook"); code != 0 || sig {
+		t.Errorf("PreCompact with its reader gone: exit %d (signaled %v), want 0", code, sig)
+	}
+	if m, _ := filepath.Glob(filepath.Join(w.state, "snapshots", "*.json")); len(m) == 0 {
+		t.Error("PreCompact with its reader gone wrote no snapshot")
+	}
+}
