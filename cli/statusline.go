@@ -252,23 +252,31 @@ func (e *Env) saveAction(r rendered) int {
 	return keepRegistry
 }
 
-// countCompactions advances the session's compaction count from its saved transcript offset.
+// countCompactions advances the session's compaction count from its saved transcript position;
+// a transcript that is not the file the position was saved in (replaced, rewritten) is counted
+// again from 0.
 func (e *Env) countCompactions(s *state.Session, path string) {
 	if path == "" {
 		return
 	}
 	if s.Transcript != path {
 		s.Transcript, s.TranscriptOffset, s.Compactions, s.TranscriptCounted = path, 0, 0, false
+		s.TranscriptDev, s.TranscriptIno, s.TranscriptSum = 0, 0, 0
 	}
-	sc, err := transcript.ScanCompactions(path, s.TranscriptOffset, scanBytes)
+	from := transcript.Position{Offset: s.TranscriptOffset, Dev: s.TranscriptDev, Ino: s.TranscriptIno, Sum: s.TranscriptSum}
+	sc, err := transcript.ScanCompactionsFrom(path, from, scanBytes)
 	if err != nil {
 		return
 	}
 	if sc.Reset {
 		s.Compactions = 0
+		if s.TranscriptOffset != 0 {
+			e.State.LogLine("statusline", "transcript "+path+" is not the file counted before (replaced or rewritten): counting its compactions again")
+		}
 	}
 	s.Compactions += sc.Compactions
-	s.TranscriptOffset = sc.Offset
+	s.TranscriptOffset = sc.At.Offset
+	s.TranscriptDev, s.TranscriptIno, s.TranscriptSum = sc.At.Dev, sc.At.Ino, sc.At.Sum
 	s.TranscriptCounted = !sc.More
 }
 

@@ -220,6 +220,56 @@ func TestStatuslineCompactionCount(t *testing.T) {
 	}
 }
 
+// TestStatuslineReplacedTranscript: a transcript replaced by a longer file without
+// compactions at the same path (a rename over it) is not resumed mid-line at the old offset,
+// which kept the old count (↻3): the new file is counted from 0, then followed incrementally.
+func TestStatuslineReplacedTranscript(t *testing.T) {
+	const sid = "730c8849-a6f0-454b-a922-063e0b765bf2"
+	boundary := `{"type":"system","subtype":"compact_boundary","isSidechain":false,"compactMetadata":{"trigger":"auto","preTokens":170000,"postTokens":9000}}` + "\n"
+	reply := `{"type":"assistant","isSidechain":false,"message":{"model":"claude-opus-5-5","usage":{"input_tokens":1,"output_tokens":1}}}` + "\n"
+	dir := t.TempDir()
+	tr := filepath.Join(dir, "t.jsonl")
+	os.WriteFile(tr, []byte(reply+boundary+reply+boundary+reply+boundary), 0o600)
+	payload := fmt.Sprintf(`{"session_id":%q,"transcript_path":%q,"model":{"id":"claude-opus-5-5","display_name":"Opus 5.5"},"context_window":{"context_window_size":1000000,"current_usage":{"input_tokens":500,"output_tokens":1,"cache_creation_input_tokens":1500,"cache_read_input_tokens":10000}}}`, sid, tr)
+	e, _, _ := testEnv(t, nil, nil)
+	render := func() string {
+		t.Helper()
+		var out bytes.Buffer
+		e.Stdin, e.Stdout = bytes.NewReader([]byte(payload)), &out
+		if code := e.Run([]string{"statusline"}); code != 0 {
+			t.Fatalf("exit %d", code)
+		}
+		return out.String()
+	}
+	if line := render(); !strings.Contains(line, "↻3") {
+		t.Fatalf("three compactions expected: %q", line)
+	}
+	// Another, longer file without a compaction is moved over the path.
+	other := filepath.Join(dir, "other.jsonl")
+	long := strings.Repeat(strings.Replace(reply, `"input_tokens":1`, `"input_tokens":12345`, 1), 20)
+	os.WriteFile(other, []byte(long), 0o600)
+	if err := os.Rename(other, tr); err != nil {
+		t.Fatal(err)
+	}
+	if line := render(); strings.Contains(line, "↻") {
+		t.Errorf("the replaced transcript has no compaction, the line says %q", line)
+	}
+	if s, err := e.State.LoadSession(sid); err != nil || s.Compactions != 0 || s.TranscriptOffset != int64(len(long)) {
+		t.Errorf("session after the replacement: %d compactions at offset %d (%v), want 0 at %d", s.Compactions, s.TranscriptOffset, err, len(long))
+	}
+	// The new file grows by one compaction: counted from where its own scan stopped.
+	f, _ := os.OpenFile(tr, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(boundary)
+	f.Close()
+	if line := render(); !strings.Contains(line, "↻1") {
+		t.Errorf("one compaction in the new file expected: %q", line)
+	}
+	log, _ := os.ReadFile(e.State.LogPath())
+	if !strings.Contains(string(log), "not the file counted before") {
+		t.Errorf("the log does not say the transcript was replaced:\n%s", log)
+	}
+}
+
 func TestPreview(t *testing.T) {
 	e, out, _ := testEnv(t, nil, map[string]string{"NO_COLOR": "1"})
 	if code := e.Run([]string{"preview"}); code != 0 {

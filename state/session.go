@@ -25,6 +25,11 @@ type Session struct {
 	Compactions      int       `json:"compactions"`
 	Transcript       string    `json:"transcript"`
 	TranscriptOffset int64     `json:"transcript_offset"`
+	// TranscriptDev, TranscriptIno and TranscriptSum identify the file TranscriptOffset was
+	// counted in (transcript.Position): another file at the same path is counted from 0.
+	TranscriptDev uint64 `json:"transcript_dev"`
+	TranscriptIno uint64 `json:"transcript_ino"`
+	TranscriptSum uint64 `json:"transcript_sum"`
 	// TranscriptCounted: the compaction count has caught up with the transcript (the last scan
 	// reached its end). Until then a growing count is a catch-up, not a new compaction.
 	TranscriptCounted bool   `json:"transcript_counted"`
@@ -47,12 +52,13 @@ func (s *Session) Same(o Session) bool {
 }
 
 // OnlyMoved reports whether s differs from o at most in what moves with every turn of a
-// session: the token count and the transcript offset (besides the update and render times).
-// The statusline saves such a change within seconds rather than at every render.
+// session: the token count and the transcript offset with its check sum (besides the update and
+// render times). The statusline saves such a change within seconds rather than at every render.
 func (s *Session) OnlyMoved(o Session) bool {
 	a, b := *s, o
 	a.Tokens, b.Tokens = 0, 0
 	a.TranscriptOffset, b.TranscriptOffset = 0, 0
+	a.TranscriptSum, b.TranscriptSum = 0, 0
 	return a.Same(b)
 }
 

@@ -31,6 +31,12 @@ func (s *Session) appendJSON(b []byte) []byte {
 		b = append(b, "\": "...)
 		b = strconv.AppendInt(b, v, 10)
 	}
+	unum := func(key string, v uint64) {
+		b = append(b, ",\n  \""...)
+		b = append(b, key...)
+		b = append(b, "\": "...)
+		b = strconv.AppendUint(b, v, 10)
+	}
 	b = append(b, "{\n  \"session_id\": "...)
 	b = jsonscan.AppendString(b, s.ID)
 	str("updated", s.Updated.Format(time.RFC3339Nano), false)
@@ -46,6 +52,9 @@ func (s *Session) appendJSON(b []byte) []byte {
 	num("compactions", int64(s.Compactions))
 	str("transcript", s.Transcript, false)
 	num("transcript_offset", s.TranscriptOffset)
+	unum("transcript_dev", s.TranscriptDev)
+	unum("transcript_ino", s.TranscriptIno)
+	unum("transcript_sum", s.TranscriptSum)
 	b = append(b, ",\n  \"transcript_counted\": "...)
 	b = strconv.AppendBool(b, s.TranscriptCounted)
 	str("tmux_pane", s.Pane, true)
@@ -86,6 +95,12 @@ func (s *Session) decode(data []byte) error {
 			return sc.String("transcript", &s.Transcript)
 		case jsonscan.KeyIs(k, "transcript_offset"):
 			return sc.Int("transcript_offset", &s.TranscriptOffset)
+		case jsonscan.KeyIs(k, "transcript_dev"):
+			return uintField(sc, &s.TranscriptDev)
+		case jsonscan.KeyIs(k, "transcript_ino"):
+			return uintField(sc, &s.TranscriptIno)
+		case jsonscan.KeyIs(k, "transcript_sum"):
+			return uintField(sc, &s.TranscriptSum)
 		case jsonscan.KeyIs(k, "transcript_counted"):
 			var v *bool
 			err := sc.BoolPtr("transcript_counted", &v)
@@ -102,4 +117,17 @@ func (s *Session) decode(data []byte) error {
 	})
 	s.Compactions = int(max(0, min(compactions, 1<<31-1)))
 	return err
+}
+
+// uintField reads a uint64 field exactly (jsonscan's Int goes through a float64); a value that is
+// not one leaves it 0, which only costs a rescan of the transcript.
+func uintField(sc *jsonscan.Scanner, dst *uint64) error {
+	raw, err := sc.Raw()
+	if err != nil {
+		return err
+	}
+	if v, perr := strconv.ParseUint(string(raw), 10, 64); perr == nil {
+		*dst = v
+	}
+	return nil
 }

@@ -23,6 +23,9 @@ type sessionRef struct {
 	Compactions       int       `json:"compactions"`
 	Transcript        string    `json:"transcript"`
 	TranscriptOffset  int64     `json:"transcript_offset"`
+	TranscriptDev     uint64    `json:"transcript_dev"`
+	TranscriptIno     uint64    `json:"transcript_ino"`
+	TranscriptSum     uint64    `json:"transcript_sum"`
 	TranscriptCounted bool      `json:"transcript_counted"`
 	Pane              string    `json:"tmux_pane,omitempty"`
 	TmuxSocket        string    `json:"tmux_socket,omitempty"`
@@ -37,7 +40,7 @@ func TestSessionCodecMatchesEncodingJSON(t *testing.T) {
 	in := Session{ID: "aaa8e696-ca66-4fcf-8fb3-651eb7e68c12", Updated: time.Date(2026, 11, 29, 22, 12, 49, 5e8, time.UTC),
 		Tokens: 142000, Window: 200000, AutoCompact: 167000, Zone: "dumb", Model: "Opus \"5.5\"", ModelID: "claude-opus-5-5",
 		Cwd: "/home/u/é\n", Project: "/home/u/p", Version: "2.1.332", Compactions: 3, Transcript: "/t.jsonl",
-		TranscriptOffset: 1 << 40, TranscriptCounted: true, Pane: "%3", TmuxSocket: "/tmp/tmux-0/default", RenderMicros: 812}
+		TranscriptOffset: 1 << 40, TranscriptDev: 65024, TranscriptIno: 1<<63 + 5, TranscriptSum: 0xcbf29ce484222325, TranscriptCounted: true, Pane: "%3", TmuxSocket: "/tmp/tmux-0/default", RenderMicros: 812}
 	data := in.appendJSON(nil)
 	var ref sessionRef
 	if err := json.Unmarshal(data, &ref); err != nil {

@@ -346,6 +346,10 @@ func TestScanCompactionsFixtures(t *testing.T) {
 				t.Fatal(err)
 			}
 			want := Scan{Compactions: tt.n, Offset: fi.Size(), Last: tt.last}
+			if s.At.Offset != s.Offset {
+				t.Errorf("At.Offset %d, Offset %d", s.At.Offset, s.Offset)
+			}
+			s.At = Position{}
 			if !reflect.DeepEqual(s, want) {
 				t.Errorf("ScanCompactions = %+v (last %+v)\nwant %+v (last %+v)", s, s.Last, want, want.Last)
 			}
@@ -444,7 +448,7 @@ func TestScanCompactionsBudget(t *testing.T) {
 		t.Errorf("offset %d, want %d (before the half line)", off, want)
 	}
 
-	if s, err := ScanCompactions(write(t, ""), 0, 0); err != nil || s != (Scan{}) {
+	if s, err := ScanCompactions(write(t, ""), 0, 0); err != nil || s.At.Offset != 0 || (Scan{Compactions: s.Compactions, Offset: s.Offset, Reset: s.Reset, More: s.More}) != (Scan{}) {
 		t.Errorf("empty file = %+v, %v", s, err)
 	}
 }

@@ -39,6 +39,20 @@ func (f *File) Name() string { return f.f.Name() }
 // Size returns the file's size when it was opened.
 func (f *File) Size() int64 { return f.size }
 
+// ID returns zeros here: files are told apart by their content only.
+func (f *File) ID() (dev, ino uint64) { return 0, 0 }
+
+// Perm returns the file's permission bits.
+func (f *File) Perm() fs.FileMode {
+	if fi, err := f.f.Stat(); err == nil {
+		return fi.Mode().Perm()
+	}
+	return 0
+}
+
+// Chmod sets the open file's permission bits.
+func (f *File) Chmod(perm fs.FileMode) error { return f.f.Chmod(perm) }
+
 // ReadAt reads len(p) bytes from offset off, as io.ReaderAt.
 func (f *File) ReadAt(p []byte, off int64) (int, error) { return f.f.ReadAt(p, off) }
 

@@ -12,9 +12,11 @@ import (
 
 // File is a regular file open for positioned reads.
 type File struct {
-	fd   int
-	size int64
-	name string
+	fd       int
+	size     int64
+	name     string
+	dev, ino uint64
+	perm     uint32
 }
 
 func openFlags(noFollow bool) int {
@@ -43,7 +45,7 @@ func Open(path string, noFollow bool) (*File, error) {
 		syscall.Close(fd)
 		return nil, &fs.PathError{Op: "open", Path: path, Err: ErrNotRegular}
 	}
-	return &File{fd: fd, size: st.Size, name: path}, nil
+	return &File{fd: fd, size: st.Size, name: path, dev: uint64(st.Dev), ino: uint64(st.Ino), perm: uint32(st.Mode) & 0o7777}, nil
 }
 
 // open retries open(2) on EINTR.
@@ -61,6 +63,29 @@ func (f *File) Name() string { return f.name }
 
 // Size returns the file's size when it was opened.
 func (f *File) Size() int64 { return f.size }
+
+// ID returns the file's device and inode numbers: what tells one file from another one later
+// put at the same path.
+func (f *File) ID() (dev, ino uint64) { return f.dev, f.ino }
+
+// Perm returns the file's permission bits when it was opened.
+func (f *File) Perm() fs.FileMode { return fs.FileMode(f.perm & 0o777) }
+
+// Chmod sets the open file's permission bits (fchmod: no path, so nothing planted at the path
+// since the open is changed instead).
+func (f *File) Chmod(perm fs.FileMode) error {
+	for {
+		err := syscall.Fchmod(f.fd, uint32(perm.Perm()))
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return &fs.PathError{Op: "chmod", Path: f.name, Err: err}
+		}
+		f.perm = uint32(perm.Perm())
+		return nil
+	}
+}
 
 // ReadAt reads len(p) bytes from offset off, as io.ReaderAt: fewer only with an error (io.EOF
 // at the end of the file).
