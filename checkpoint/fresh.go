@@ -200,5 +200,6 @@ func modTime(d state.Dir, id string) (time.Time, bool, error) {
 	if err != nil {
 		return time.Time{}, false, err
 	}
+	state.Private(path, fi) // the agent's Write tool made it 0644
 	return fi.ModTime(), fi.Mode().IsRegular(), nil
 }

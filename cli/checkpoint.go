@@ -92,6 +92,9 @@ func (e *Env) checkpointFile(o checkpointOptions) (path, id string, err error) {
 		return "", "", err
 	}
 	path, err = checkpoint.Path(e.State, id)
+	if fi, lerr := os.Lstat(path); err == nil && lerr == nil {
+		state.Private(path, fi) // the agent's Write tool made it 0644: the state dir's files are 0600
+	}
 	return path, id, err
 }
 

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"errors"
+	"io"
 	"os"
 	"time"
 
@@ -13,21 +14,53 @@ import (
 // The statusline's and the hooks' bounds, counted from the process's start (before stdin is
 // read). The hook's whole deadline is hook.Deadline.
 const (
-	statuslineDeadline  = 2 * time.Second        // the whole render: a fallback line is printed then
-	statuslineStdinWait = 500 * time.Millisecond // stdin left open: render what arrived by then
-	hookStdinWait       = time.Second            // the same for a hook
+	statuslineDeadline  = 2 * time.Second         // the whole render: a fallback line is printed then
+	statuslineStdinWait = 1500 * time.Millisecond // stdin left open on a partial payload: render what arrived by then
+	hookStdinWait       = 3 * time.Second         // the same for a hook
+	// stdinIdle is how long stdin may stay quiet, open, after a whole JSON object arrived before
+	// the read ends without waiting for the writer to close it.
+	stdinIdle = 20 * time.Millisecond
 )
 
-// readPayload reads the payload on stdin. When stdin is the process's (Main), the read ends
-// wait after start even if the writer never closes its end, with what arrived and an error.
+// readPayload reads the payload on stdin. When stdin is the process's (Main), the read cannot
+// outlast wait after start: it ends when the writer closes stdin, when a whole JSON object has
+// arrived and stdin stays quiet for stdinIdle, or at wait with what arrived and an error.
 func (e *Env) readPayload(start time.Time, wait time.Duration) ([]byte, error) {
-	r := e.Stdin
-	if e.process {
-		if dr, ok := rawfs.DeadlineReader(0, start.Add(wait), errors.New("stdin still open after "+wait.String())); ok {
-			r = dr
+	if !e.process || !rawfs.CanWait {
+		return payload.Read(e.Stdin)
+	}
+	deadline := start.Add(wait)
+	buf := make([]byte, 0, 4096)
+	for {
+		if len(buf) > payload.MaxInput {
+			return buf[:payload.MaxInput], payload.ErrTooLarge
+		}
+		left := time.Until(deadline)
+		if left <= 0 {
+			return buf, errors.New("zoneline: reading stdin: still open after " + wait.String() + ", the payload incomplete")
+		}
+		ready, err := rawfs.WaitReadable(0, min(left, stdinIdle))
+		if err != nil {
+			return buf, errors.New("zoneline: reading stdin: " + err.Error())
+		}
+		if !ready {
+			if len(buf) > 0 && payload.Complete(buf) {
+				return buf, nil // a writer that never closes stdin: the payload is whole
+			}
+			continue
+		}
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := rawfs.ReadFD(0, buf[len(buf):min(cap(buf), payload.MaxInput+1)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, errors.New("zoneline: reading stdin: " + err.Error())
 		}
 	}
-	return payload.Read(r)
 }
 
 // statuslineGuard bounds a statusline process: at statuslineDeadline after start it prints a

@@ -89,6 +89,9 @@ func (e *Env) render(data []byte, readErr error, cfg *config.Config, cfgErr erro
 		e.State.Log("statusline", "config: %s", configProblem(cfgErr))
 	}
 	p, err := payload.DecodeStatusline(data)
+	if err != nil && readErr != nil { // (the decode's error is the one shown)
+		e.State.Log("statusline", "%s", oneLine(readErr.Error()))
+	}
 	if err == nil {
 		err = readErr
 	}

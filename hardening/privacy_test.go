@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 // runUmask runs zoneline under sh with the given umask, with an explicit argv: the shell runs
@@ -157,5 +158,85 @@ func TestNoShellFromPayload(t *testing.T) {
 		if !strings.HasSuffix(f, "_test.go") && bytes.Contains(b, []byte("Reconcile(")) {
 			t.Errorf("%s calls checkpoint.Reconcile (a shell) from a hook", f)
 		}
+	}
+}
+
+// loosen sets every folder below root to 0777 and every file to 0666 (never through a symlink).
+func loosen(t *testing.T, root string) {
+	t.Helper()
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.Type()&fs.ModeSymlink != 0 {
+			return err
+		}
+		mode := fs.FileMode(0o666)
+		if d.IsDir() {
+			mode = 0o777
+		}
+		if err := os.Chmod(p, mode); err != nil {
+			t.Fatal(err)
+		}
+		return nil
+	})
+}
+
+// loose returns what below root is not 0700 (folders) or 0600 (files), by path below root.
+func loose(root string) map[string]fs.FileMode {
+	out := map[string]fs.FileMode{}
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		fi, err := d.Info()
+		if err != nil || fi.Mode()&fs.ModeSymlink != 0 {
+			return nil
+		}
+		want := fs.FileMode(0o600)
+		if d.IsDir() {
+			want = 0o700
+		}
+		if fi.Mode().Perm() != want {
+			rel, _ := filepath.Rel(root, p)
+			out[rel] = fi.Mode().Perm()
+		}
+		return nil
+	})
+	return out
+}
+
+// TestLooseModesTightened: loose modes on disk (sessions/ 0777, zoneline.log and prompt.json
+// 0666, the agent's checkpoint 0644, …) are set back by the next renders and hooks that touch
+// them: every folder they pass through is 0700 and every file they open 0600. The daily GC sets
+// back what no command opens (the warning loop's epoch and delivery files, the GC stamp).
+func TestLooseModesTightened(t *testing.T) {
+	bin := zoneline(t)
+	w := newWorld(t)
+	sdir := filepath.Join("sessions", sessionID)
+	turn := func() {
+		t.Helper()
+		runUmask(t, w, bin, "000", statuslinePayload(w, sessionID, 190_000), "statusline")
+		for _, ev := range []string{"PreCompact", "SessionStart", "PostCompact", "UserPromptSubmit"} {
+			runUmask(t, w, bin, "000", hookPayload(w, sessionID, ev), "hook")
+		}
+	}
+	turn()
+	write(t, filepath.Join(w.state, sdir, "checkpoint.md"), []byte("# checkpoint\n"))
+	loosen(t, w.state)
+	os.Chmod(filepath.Join(w.state, sdir, "checkpoint.md"), 0o644)               // as the agent's Write tool leaves it
+	runUmask(t, w, bin, "000", hookPayload(w, sessionID, "PostCompact"), "hook") // a restore pending again
+	turn()
+	got := loose(w.state)
+	for _, p := range []string{".", "sessions", sdir, "snapshots", "zoneline.log",
+		filepath.Join(sdir, "prompt.json"), filepath.Join(sdir, "session.json"), filepath.Join(sdir, "compactions.json"),
+		filepath.Join(sdir, ".compactions.lock"), filepath.Join(sdir, "checkpoint.md"), filepath.Join("snapshots", ".lock")} {
+		if m, ok := got[p]; ok {
+			t.Errorf("%s is still %v after renders and hooks", p, m)
+		}
+	}
+	// The daily GC, due again: nothing is left loose.
+	old := time.Now().Add(-48 * time.Hour)
+	os.Chtimes(filepath.Join(w.state, "gc.stamp"), old, old)
+	runUmask(t, w, bin, "000", hookPayload(w, sessionID, "PostCompact"), "hook")
+	for p, m := range loose(w.state) {
+		t.Errorf("after the daily GC, %s is still %v", p, m)
 	}
 }

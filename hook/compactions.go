@@ -70,7 +70,7 @@ func loadCompactions(d state.Dir, id string) (*compactions, error) {
 		return nil, err
 	}
 	cs := &compactions{}
-	data, err := state.ReadFile(path, maxStateFile)
+	data, err := state.ReadPrivate(path, maxStateFile)
 	if errors.Is(err, os.ErrNotExist) {
 		return cs, nil
 	}

@@ -230,7 +230,7 @@ func restorePending(d state.Dir, id string) bool {
 	if err != nil {
 		return false
 	}
-	data, err := state.ReadFile(path, maxStateFile)
+	data, err := state.ReadPrivate(path, maxStateFile)
 	if err != nil {
 		return false
 	}

@@ -527,15 +527,14 @@ func install(o Options) (*Result, error) {
 		}
 	}
 	for _, w := range writes {
-		if err := os.MkdirAll(filepath.Dir(w.path), 0o755); err != nil {
-			return nil, fmt.Errorf("zoneline: %v", err)
-		}
-		mode := fs.FileMode(skillMode)
+		// The config's folder is created 0700 (it was made 0755 first, then asked for 0700, which
+		// MkdirAll leaves on a folder that exists); the skills' folders are Claude Code's, 0755.
+		mode, dirMode := fs.FileMode(skillMode), fs.FileMode(0o755)
 		if w.path == o.Config {
-			mode = 0o600
-			if err := os.MkdirAll(filepath.Dir(w.path), 0o700); err != nil {
-				return nil, fmt.Errorf("zoneline: %v", err)
-			}
+			mode, dirMode = 0o600, 0o700
+		}
+		if err := os.MkdirAll(filepath.Dir(w.path), dirMode); err != nil {
+			return nil, fmt.Errorf("zoneline: %v", err)
 		}
 		if err := writeAtomic(w.path, w.data, mode); err != nil {
 			return nil, err

@@ -467,7 +467,7 @@ func epochTier(s string) (int, Tier, bool) {
 const maxMarker = 16 << 10
 
 func readMarker(sdir string, e int, t Tier) (*Marker, error) {
-	data, err := state.ReadFile(filepath.Join(sdir, markerName(e, t)), maxMarker)
+	data, err := state.ReadPrivate(filepath.Join(sdir, markerName(e, t)), maxMarker)
 	if err != nil {
 		return nil, err
 	}

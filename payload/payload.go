@@ -143,6 +143,13 @@ func Read(r io.Reader) ([]byte, error) {
 	return buf, nil
 }
 
+// Complete reports whether data holds one whole JSON object (and nothing else but spaces): the
+// payload has arrived, whether or not its writer closes stdin.
+func Complete(data []byte) bool {
+	err := jsonscan.Decode(data, func(s *jsonscan.Scanner, _ []byte) error { return s.Skip() })
+	return err == nil
+}
+
 // DecodeStatusline decodes a statusline payload. On a type mismatch in one field it still
 // returns everything else it could decode, with the error; on input that is not one valid JSON
 // object it returns an empty payload and the error.

@@ -196,7 +196,7 @@ func ReadCompactions(d state.Dir, id string) (Compactions, error) {
 	if err != nil {
 		return c, err
 	}
-	data, err := state.ReadFile(path, maxStateFile)
+	data, err := state.ReadPrivate(path, maxStateFile)
 	if err != nil {
 		return c, err
 	}
@@ -226,6 +226,7 @@ func RecordPrompt(d state.Dir, id, promptID string, now time.Time) error {
 		return err
 	}
 	if fi, err := os.Lstat(path); err == nil && fi.Mode().IsRegular() {
+		state.Private(path, fi)
 		return os.Chtimes(path, now, now)
 	}
 	data := append([]byte(`{"prompt_id":`), jsonscan.AppendString(nil, promptID)...)
@@ -244,7 +245,7 @@ func ReadPrompt(d state.Dir, id string) (Prompt, error) {
 	if err != nil {
 		return p, err
 	}
-	data, err := state.ReadFile(path, maxStateFile)
+	data, err := state.ReadPrivate(path, maxStateFile)
 	if err != nil {
 		return p, err
 	}

@@ -291,7 +291,7 @@ func Latest(d state.Dir, sessionID string) (string, *Snapshot, error) {
 
 // Load reads one snapshot file.
 func Load(path string) (*Snapshot, error) {
-	data, err := state.ReadFile(path, MaxSize)
+	data, err := state.ReadPrivate(path, MaxSize)
 	if err != nil {
 		return nil, err
 	}

@@ -31,13 +31,16 @@ type GCResult struct {
 }
 
 // GC removes the folders of sessions whose newest file is older than maxAge, and temp files
-// older than StaleTemp left by interrupted atomic writes. It never follows a symlink: a symlink
-// found in sessions/ is removed itself, its target untouched. A missing state dir is not an error.
+// older than StaleTemp left by interrupted atomic writes, and sets every folder left to DirPerm
+// and every file to FilePerm (what the hot path only does for the files it opens). It never
+// follows a symlink: a symlink found in sessions/ is removed itself, its target untouched. A
+// missing state dir is not an error.
 func (d Dir) GC(maxAge time.Duration, now time.Time) (GCResult, error) {
 	var res GCResult
 	if !d.Usable() {
 		return res, nil
 	}
+	defer privateTree(d.Root, 2)
 	for _, sub := range tempDirs {
 		res.Temps += removeStaleTemps(filepath.Join(d.Root, sub), now)
 	}
@@ -141,4 +144,33 @@ func removeStaleTemps(dir string, now time.Time) int {
 		}
 	}
 	return n
+}
+
+// privateTree sets dir and what is below it, depth levels down, to DirPerm and FilePerm where
+// their modes say otherwise, never through a symlink.
+func privateTree(dir string, depth int) {
+	fi, err := os.Lstat(dir)
+	if err != nil || !fi.IsDir() {
+		return
+	}
+	Private(dir, fi)
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		if e.Type()&os.ModeSymlink != 0 {
+			continue
+		}
+		p := filepath.Join(dir, e.Name())
+		if e.IsDir() {
+			if depth > 0 {
+				privateTree(p, depth-1)
+			}
+			continue
+		}
+		if fi, err := e.Info(); err == nil {
+			Private(p, fi)
+		}
+	}
 }

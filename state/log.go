@@ -45,7 +45,7 @@ func (d Dir) LogLine(command, msg string) {
 		if fi.Size() > MaxLog {
 			os.Rename(path, path+".1")
 		}
-	}
+	} // (rawfs.Append sets a loose log's mode back to 0600)
 	line := time.Now().UTC().AppendFormat(nil, time.RFC3339)
 	line = append(append(append(append(line, ' '), command...), ": "...), logText(msg)...)
 	rawfs.Append(path, append(line, '\n'), 0o600)

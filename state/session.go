@@ -73,7 +73,7 @@ func (d Dir) LoadSession(id string) (*Session, error) {
 	if err != nil {
 		return s, err
 	}
-	data, err := ReadFile(path, 64<<10)
+	data, err := ReadPrivate(path, 64<<10)
 	if err != nil {
 		return s, err
 	}
@@ -99,9 +99,11 @@ func (d Dir) TouchSession(id string, t time.Time) error {
 		return err
 	}
 	// Only a regular file: Chtimes would follow a symlink planted there.
-	if fi, err := os.Lstat(path); err != nil || !fi.Mode().IsRegular() {
+	fi, err := os.Lstat(path)
+	if err != nil || !fi.Mode().IsRegular() {
 		return &fs.PathError{Op: "touch", Path: path, Err: fs.ErrNotExist}
 	}
+	Private(path, fi)
 	return os.Chtimes(path, t, t)
 }
 

@@ -6,6 +6,7 @@ package state
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -49,6 +50,13 @@ func ValidSessionID(id string) bool {
 	return true
 }
 
+// The modes of everything zoneline keeps in the state dir, whatever the umask: a looser mode
+// found on a folder or file a command touches is set back to these.
+const (
+	DirPerm  fs.FileMode = 0o700
+	FilePerm fs.FileMode = 0o600
+)
+
 // ErrBadSession reports a session id that is not a UUID.
 var ErrBadSession = errors.New("zoneline: session id is not a UUID")
 
@@ -61,7 +69,9 @@ const SessionsDirName = "sessions"
 // Session returns the session's folder, <root>/sessions/<id>, without creating it. It refuses
 // an id that is not a UUID, and a sessions/ or sessions/<id> that exists but is not a real
 // directory (a planted symlink), so that no write through the returned path can leave the
-// state dir: MkdirAll and open follow symlinked intermediate folders.
+// state dir: MkdirAll and open follow symlinked intermediate folders. The root, sessions/ and
+// the session's folder are made 0700 when their mode says otherwise (the lstats it makes anyway
+// tell; a chmod only when one is wrong).
 func (d Dir) Session(id string) (string, error) {
 	if !ValidSessionID(id) {
 		return "", ErrBadSession
@@ -74,11 +84,17 @@ func (d Dir) Session(id string) (string, error) {
 	if v := checked.Load(); v != nil && v.dir == dir && time.Since(v.at) < checkFor {
 		return dir, nil
 	}
+	if exists, isDir, perm := rawfs.Kind(d.Root); exists && isDir && perm != DirPerm {
+		rawfs.Chmod(d.Root, DirPerm) // (a root that is a symlink is the user's choice: left alone)
+	}
 	isDir := false
 	for _, p := range [...]string{sessions, dir} {
-		exists, d := rawfs.Kind(p)
+		exists, d, perm := rawfs.Kind(p)
 		if exists && !d {
 			return "", fmt.Errorf("%w: %s", ErrPlanted, p)
+		}
+		if exists && perm != DirPerm {
+			rawfs.Chmod(p, DirPerm)
 		}
 		isDir = exists && d
 	}
@@ -208,10 +224,52 @@ func createExclusive(path string, data []byte, sync bool) (created bool, err err
 	return true, nil
 }
 
-// ReadFile reads a small private file, refusing symlinks, non-regular files and files larger
-// than limit bytes.
+// ReadFile reads a small file, refusing symlinks, non-regular files and files larger than
+// limit bytes.
 func ReadFile(path string, limit int64) ([]byte, error) {
 	b, err := rawfs.ReadFile(path, limit, true)
+	return readErr(path, limit, b, err)
+}
+
+// ReadPrivate is ReadFile for a file of the state dir: a file found with another mode than
+// FilePerm is set to it through the descriptor just opened (no extra system call otherwise).
+func ReadPrivate(path string, limit int64) ([]byte, error) {
+	b, err := readPrivate(path, limit)
+	return readErr(path, limit, b, err)
+}
+
+func readPrivate(path string, limit int64) ([]byte, error) {
+	f, err := rawfs.Open(path, true)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if f.Perm() != FilePerm {
+		f.Chmod(FilePerm) // best effort: the read does not depend on it
+	}
+	if f.Size() > limit {
+		return nil, &fs.PathError{Op: "read", Path: path, Err: rawfs.ErrTooLarge}
+	}
+	buf := make([]byte, f.Size())
+	n, err := f.ReadAt(buf, 0)
+	if err != nil && n < len(buf) && err != io.EOF { // a file that shrank: what is left
+		return nil, err
+	}
+	return buf[:n], nil
+}
+
+// Private sets the file or folder at path (never through a symlink there) to FilePerm or
+// DirPerm when fi, its Lstat, says its mode is another.
+func Private(path string, fi fs.FileInfo) {
+	switch {
+	case fi.Mode().IsRegular() && fi.Mode().Perm() != FilePerm:
+		rawfs.Chmod(path, FilePerm)
+	case fi.IsDir() && fi.Mode().Perm() != DirPerm:
+		rawfs.Chmod(path, DirPerm)
+	}
+}
+
+func readErr(path string, limit int64, b []byte, err error) ([]byte, error) {
 	if err == nil {
 		return b, nil
 	}

@@ -9,47 +9,43 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// DeadlineReader returns a reader of the descriptor fd (a pipe: the process's stdin) whose
-// reads end at deadline with err: each read waits in poll(2) for at most the time left, so a
-// writer that never closes its end cannot keep the process reading. ok is false where that is
-// not available; the caller then reads without a bound.
-func DeadlineReader(fd int, deadline time.Time, err error) (r io.Reader, ok bool) {
-	return &deadlineReader{fd: fd, deadline: deadline, err: err}, true
-}
+// CanWait reports whether WaitReadable and ReadFD work here.
+const CanWait = true
 
-type deadlineReader struct {
-	fd       int
-	deadline time.Time
-	err      error
-}
-
-func (r *deadlineReader) Read(p []byte) (int, error) {
-	if len(p) == 0 {
-		return 0, nil
-	}
+// WaitReadable waits up to d for the descriptor fd (a pipe: the process's stdin) to have data,
+// its end (the writer closed it) or an error to read: poll(2). ready is false when d passed
+// first.
+func WaitReadable(fd int, d time.Duration) (ready bool, err error) {
+	end := time.Now().Add(d)
 	for {
-		left := time.Until(r.deadline)
-		if left <= 0 {
-			return 0, r.err
-		}
-		fds := [1]unix.PollFd{{Fd: int32(r.fd), Events: unix.POLLIN}}
-		n, err := unix.Poll(fds[:], int((left+time.Millisecond-1)/time.Millisecond))
-		if err == unix.EINTR || err == nil && n == 0 {
-			continue // interrupted, or the time is up: checked at the top
-		}
-		if err != nil {
-			return 0, err
-		}
-		// Readable, at its end (POLLHUP) or in error: read says which.
-		m, err := unix.Read(r.fd, p)
+		ms := max(0, int((time.Until(end)+time.Millisecond-1)/time.Millisecond))
+		fds := [1]unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
+		n, err := unix.Poll(fds[:], ms)
 		switch {
-		case err == unix.EINTR || err == unix.EAGAIN: // (EAGAIN: a non-blocking descriptor)
+		case err == unix.EINTR:
 			continue
 		case err != nil:
+			return false, err
+		}
+		return n > 0, nil
+	}
+}
+
+// ReadFD reads once from fd into p: io.EOF at the end. A descriptor with nothing to read yet
+// (EAGAIN: non-blocking) reads 0 bytes and no error.
+func ReadFD(fd int, p []byte) (int, error) {
+	for {
+		n, err := unix.Read(fd, p)
+		switch {
+		case err == unix.EINTR:
+			continue
+		case err == unix.EAGAIN:
+			return 0, nil
+		case err != nil:
 			return 0, err
-		case m == 0:
+		case n == 0 && len(p) > 0:
 			return 0, io.EOF
 		}
-		return m, nil
+		return n, nil
 	}
 }

@@ -96,6 +96,9 @@ func Append(path string, data []byte, perm fs.FileMode) error {
 	if err != nil {
 		return err
 	}
+	if fi, err := f.Stat(); err == nil && fi.Mode().Perm() != perm.Perm() {
+		f.Chmod(perm)
+	}
 	if _, err := f.Write(data); err != nil {
 		f.Close()
 		return err
@@ -103,12 +106,28 @@ func Append(path string, data []byte, perm fs.FileMode) error {
 	return f.Close()
 }
 
-// Kind reports whether something exists at path (without following a symlink there) and
-// whether it is a directory.
-func Kind(path string) (exists, isDir bool) {
+// Kind reports whether something exists at path (without following a symlink there), whether
+// it is a directory, and its permission bits.
+func Kind(path string) (exists, isDir bool, perm fs.FileMode) {
 	fi, err := os.Lstat(path)
 	if err != nil {
-		return false, false
+		return false, false, 0
 	}
-	return true, fi.IsDir()
+	return true, fi.IsDir(), fi.Mode().Perm()
+}
+
+// Chmod sets the permission bits of the regular file or folder at path to perm when they
+// differ; a symlink at path is refused.
+func Chmod(path string, perm fs.FileMode) error {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return err
+	}
+	if !fi.Mode().IsRegular() && !fi.IsDir() {
+		return &fs.PathError{Op: "chmod", Path: path, Err: ErrNotRegular}
+	}
+	if fi.Mode().Perm() == perm.Perm() {
+		return nil
+	}
+	return os.Chmod(path, perm)
 }

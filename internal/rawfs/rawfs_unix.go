@@ -170,11 +170,16 @@ func WriteTemp(dir, prefix string, data []byte, perm fs.FileMode, sync bool) (st
 }
 
 // Append appends data to the file at path with one write (O_APPEND: lines from racing
-// processes do not interleave), creating it with mode perm; a symlink at path is refused.
+// processes do not interleave), creating it with mode perm, or setting an existing file's mode to
+// perm when it differs; a symlink at path is refused.
 func Append(path string, data []byte, perm fs.FileMode) error {
 	fd, err := open(path, syscall.O_WRONLY|syscall.O_APPEND|syscall.O_CREAT|syscall.O_CLOEXEC|syscall.O_NOFOLLOW, uint32(perm.Perm()))
 	if err != nil {
 		return &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	var st syscall.Stat_t
+	if syscall.Fstat(fd, &st) == nil && fs.FileMode(st.Mode&0o7777) != perm.Perm() {
+		syscall.Fchmod(fd, uint32(perm.Perm())) // (created under a umask, or loosened since)
 	}
 	for rest := data; len(rest) > 0; {
 		n, err := syscall.Write(fd, rest)
@@ -193,9 +198,9 @@ func Append(path string, data []byte, perm fs.FileMode) error {
 	return nil
 }
 
-// Kind reports whether something exists at path (without following a symlink there) and
-// whether it is a directory: one lstat, with nothing allocated.
-func Kind(path string) (exists, isDir bool) {
+// Kind reports whether something exists at path (without following a symlink there), whether
+// it is a directory, and its permission bits: one lstat, with nothing allocated.
+func Kind(path string) (exists, isDir bool, perm fs.FileMode) {
 	var st syscall.Stat_t
 	for {
 		err := syscall.Lstat(path, &st)
@@ -203,8 +208,38 @@ func Kind(path string) (exists, isDir bool) {
 			continue
 		}
 		if err != nil {
-			return false, false
+			return false, false, 0
 		}
-		return true, st.Mode&syscall.S_IFMT == syscall.S_IFDIR
+		return true, st.Mode&syscall.S_IFMT == syscall.S_IFDIR, fs.FileMode(st.Mode & 0o777)
+	}
+}
+
+// Chmod sets the permission bits of the regular file or folder at path to perm, through a
+// descriptor opened without following a symlink there (ELOOP) and only when they differ.
+func Chmod(path string, perm fs.FileMode) error {
+	fd, err := open(path, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NONBLOCK|syscall.O_NOCTTY|syscall.O_NOFOLLOW, 0)
+	if err != nil {
+		return &fs.PathError{Op: "chmod", Path: path, Err: err}
+	}
+	defer syscall.Close(fd)
+	var st syscall.Stat_t
+	if err := syscall.Fstat(fd, &st); err != nil {
+		return &fs.PathError{Op: "chmod", Path: path, Err: err}
+	}
+	if t := st.Mode & syscall.S_IFMT; t != syscall.S_IFREG && t != syscall.S_IFDIR {
+		return &fs.PathError{Op: "chmod", Path: path, Err: ErrNotRegular}
+	}
+	if fs.FileMode(st.Mode&0o7777) == perm.Perm() {
+		return nil
+	}
+	for {
+		err := syscall.Fchmod(fd, uint32(perm.Perm()))
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return &fs.PathError{Op: "chmod", Path: path, Err: err}
+		}
+		return nil
 	}
 }
