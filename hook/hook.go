@@ -54,8 +54,8 @@ type Guard struct {
 // then exit 0, having printed nothing).
 func StartGuard(log state.Dir, d time.Duration, giveUp func()) *Guard {
 	g := &Guard{}
-	reading := "reading stdin"
-	g.event.Store(&reading)
+	before := "reading stdin and the config"
+	g.event.Store(&before)
 	g.g = deadline.Start(d, func(answered bool) {
 		if giveUp != nil && !answered {
 			giveUp()
