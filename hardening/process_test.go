@@ -5,6 +5,7 @@ package hardening
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -161,5 +162,29 @@ func TestReaderGone(t *testing.T) {
 	}
 	if m, _ := filepath.Glob(filepath.Join(w.state, "snapshots", "*.json")); len(m) == 0 {
 		t.Error("PreCompact with its reader gone wrote no snapshot")
+	}
+}
+
+// TestWholeProcessDeadline: a config that takes seconds to load (20,000 unknown tables: each
+// error re-scanned the file) cannot keep the statusline or a hook past its deadline, which runs
+// from the process's start: the statusline prints a line (its fallback at the latest) and exits
+// 0, the hook exits 0 having printed nothing or one answer.
+func TestWholeProcessDeadline(t *testing.T) {
+	bin := zoneline(t)
+	w := newWorld(t)
+	var cfg strings.Builder
+	for i := range 20000 {
+		fmt.Fprintf(&cfg, "[unknown_table_%05d]\n", i)
+	}
+	write(t, w.config, []byte(cfg.String()))
+	r := w.run(t, bin, statuslinePayload(w, sessionID, 150_000), []string{"statusline"})
+	checkStatusline(t, "statusline", r)
+	if r.took > statuslineDeadline+deadlineMargin {
+		t.Errorf("statusline with a slow config took %v, deadline %v", r.took.Round(time.Millisecond), statuslineDeadline)
+	}
+	r = w.run(t, bin, hookPayload(w, sessionID, "UserPromptSubmit"), []string{"hook"})
+	checkHook(t, "UserPromptSubmit", r)
+	if r.took > hookDeadline+deadlineMargin {
+		t.Errorf("hook with a slow config took %v, deadline %v", r.took.Round(time.Millisecond), hookDeadline)
 	}
 }
