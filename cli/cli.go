@@ -19,8 +19,6 @@ import (
 	"github.com/zoneline/zoneline/state"
 )
 
-// Version is stamped at build time: -ldflags "-X github.com/zoneline/zoneline/cli.Version=v1.2.3".
-var Version = "dev"
 
 // Exit codes.
 const (
@@ -119,7 +117,7 @@ func (e *Env) Run(args []string) int {
 }
 
 func (e *Env) usage(w io.Writer) {
-	fmt.Fprintf(w, "zoneline %s: context zones, warnings and compaction survival for Claude Code\n\nusage: zoneline <command> [flags]\n\n", Version)
+	fmt.Fprintf(w, "zoneline %s: context zones, warnings and compaction survival for Claude Code\n\nusage: zoneline <command> [flags]\n\n", version())
 	for _, c := range commands {
 		fmt.Fprintf(w, "  %-12s %s\n", c.Name, c.Short)
 	}
@@ -171,7 +169,7 @@ func (e *Env) collectGarbage() {
 }
 
 func runVersion(e *Env, args []string) int {
-	fmt.Fprintf(e.Stdout, "zoneline %s\n", Version)
+	fmt.Fprintf(e.Stdout, "zoneline %s\n", version())
 	return exitOK
 }
 

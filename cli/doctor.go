@@ -34,7 +34,7 @@ func runDoctor(e *Env, args []string) int {
 		return code
 	}
 	rs := e.doctor(o)
-	fmt.Fprintf(e.Stdout, "zoneline doctor (%s)\n\n", Version)
+	fmt.Fprintf(e.Stdout, "zoneline doctor (%s)\n\n", version())
 	doctor.Render(e.Stdout, rs)
 	if doctor.Failed(rs) {
 		return exitFail
@@ -50,7 +50,7 @@ func (e *Env) doctor(o doctorOptions) []doctor.Result {
 		self = "zoneline"
 	}
 	onPath, lookErr := lookPath("zoneline", e.Getenv("PATH"))
-	rs = append(rs, doctor.Binary(self, Version, onPath, lookErr))
+	rs = append(rs, doctor.Binary(self, version(), onPath, lookErr))
 
 	settings, _, err := e.installTarget(o.project)
 	if err != nil {

@@ -105,6 +105,9 @@ func (e *Env) install(o installOptions, uninstall bool) int {
 		return exitUsage
 	}
 	bin, err := executable()
+	if err == nil && !uninstall {
+		bin, err = e.stableBin(bin, o.dryRun, e.Stdout)
+	}
 	if err != nil {
 		fmt.Fprintln(e.Stderr, err)
 		return exitFail
@@ -130,6 +133,9 @@ func (e *Env) install(o installOptions, uninstall bool) int {
 		return exitFail
 	}
 	printInstall(e.Stdout, verb, res, o.dryRun)
+	if note := companionNote(bin); note != "" && !uninstall {
+		fmt.Fprintln(e.Stdout, "note: "+note)
+	}
 	return exitOK
 }
 

@@ -329,7 +329,7 @@ func Notify(enabled bool, companion string, findErr error, bus bool, tested bool
 		r.Status, r.Detail = Info, "off in the config ([notify] enabled = false)"
 		return r
 	case findErr != nil:
-		r.Status, r.Detail, r.Fix = Warn, oneLine(findErr.Error()), "run install.sh again: it installs zoneline-notify beside zoneline"
+		r.Status, r.Detail, r.Fix = Warn, oneLine(findErr.Error()), "install zoneline-notify beside zoneline: install.sh, npm i -g zoneline and the release archives do; after go install, go install github.com/zoneline/zoneline/cmd/zoneline-notify@latest"
 		return r
 	case !bus:
 		r.Status, r.Detail = Warn, "no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS unset, no $XDG_RUNTIME_DIR/bus): no desktop notifications, the status line and the nudge still warn"

@@ -86,7 +86,7 @@ func HaveBus(getenv func(string) string) bool {
 var ErrNoBus = errors.New("zoneline: no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS unset, no $XDG_RUNTIME_DIR/bus): notification skipped")
 
 // ErrNoCompanion reports that zoneline-notify was found neither beside zoneline nor on PATH.
-var ErrNoCompanion = errors.New("zoneline: " + Companion + " not found beside zoneline or on PATH: reinstall zoneline (install.sh installs both)")
+var ErrNoCompanion = errors.New("zoneline: " + Companion + " not found beside zoneline or on PATH: reinstall zoneline (install.sh, npm i -g zoneline and the release archives install both; after go install, go install github.com/zoneline/zoneline/cmd/zoneline-notify too)")
 
 // Spawner starts the companion detached.
 type Spawner struct {

@@ -1,0 +1,102 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"github.com/zoneline/zoneline/notify"
+	"github.com/zoneline/zoneline/state"
+)
+
+// How zoneline came to be on this machine decides which path `install` registers and how to
+// get the companion when it is missing.
+
+// inNpxCache reports whether bin lives in npx's throwaway cache (~/.npm/_npx/<hash>/…), which
+// `npm cache clean` or the next version's npx run removes: registering that path would break
+// the status line later.
+func inNpxCache(bin string) bool {
+	for _, part := range strings.FieldsFunc(filepath.ToSlash(bin), func(r rune) bool { return r == '/' }) {
+		if part == "_npx" {
+			return true
+		}
+	}
+	return false
+}
+
+// stableBinDir is where `npx zoneline install` copies the binaries: ~/.local/bin, as install.sh.
+func (e *Env) stableBinDir() (string, error) {
+	if !filepath.IsAbs(e.Home) {
+		return "", fmt.Errorf("zoneline: no absolute home directory to copy the binaries into")
+	}
+	return filepath.Join(e.Home, ".local", "bin"), nil
+}
+
+// stableBin returns the zoneline path to register. A binary run from npx's cache is copied,
+// with its companion, into ~/.local/bin first (unless dryRun), and that copy is registered;
+// any other binary (npm i -g, a release archive, go install, install.sh) is registered where
+// it is: npm and go install upgrade it in place.
+func (e *Env) stableBin(bin string, dryRun bool, w io.Writer) (string, error) {
+	if !inNpxCache(bin) {
+		return bin, nil
+	}
+	dir, err := e.stableBinDir()
+	if err != nil {
+		return "", err
+	}
+	exe := ""
+	if runtime.GOOS == "windows" {
+		exe = ".exe"
+	}
+	dst := filepath.Join(dir, "zoneline"+exe)
+	if dryRun {
+		fmt.Fprintf(w, "npx: would copy %s and %s into %s and register that (npx's cache is not kept)\n", filepath.Base(bin), notify.Companion+exe, dir)
+		return dst, nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("zoneline: %v", err)
+	}
+	for _, name := range []string{"zoneline" + exe, notify.Companion + exe} {
+		src := filepath.Join(filepath.Dir(bin), name)
+		b, err := os.ReadFile(src)
+		if err != nil {
+			if name != "zoneline"+exe && os.IsNotExist(err) {
+				continue // the companion is optional; doctor says what it costs
+			}
+			return "", fmt.Errorf("zoneline: copying out of npx's cache: %v", err)
+		}
+		if err := state.WriteFileMode(filepath.Join(dir, name), b, 0o755); err != nil {
+			return "", fmt.Errorf("zoneline: copying out of npx's cache: %v", err)
+		}
+	}
+	fmt.Fprintf(w, "npx: copied zoneline and %s into %s (npx's cache is not kept); registering that copy\n", notify.Companion, dir)
+	return dst, nil
+}
+
+// companionNote says how to get zoneline-notify when it is not beside bin nor on PATH, for the
+// way zoneline was installed; "" when it is there.
+func companionNote(bin string) string {
+	if _, err := (notify.Spawner{Getenv: os.Getenv, Exe: bin}).FindCompanion(); err == nil {
+		return ""
+	}
+	how := "reinstall with ./install.sh, npm i -g zoneline or a release archive: they all install it beside zoneline"
+	if gobin := goInstalled(); gobin {
+		how = "go install github.com/zoneline/zoneline/cmd/" + notify.Companion + "@" + installVersion()
+	}
+	return notify.Companion + " is not beside " + bin + " nor on PATH, so there are no desktop notifications (the status line and the nudge still warn): " + how
+}
+
+// goInstalled reports whether this binary was built by `go install` of the module (not by
+// install.sh or the release, which stamp Version).
+func goInstalled() bool { return Version == "dev" && version() != "dev" }
+
+// installVersion is the version to ask go install for: ours when it is a release, else latest.
+func installVersion() string {
+	if v := version(); strings.HasPrefix(v, "v") && !strings.Contains(v, "-0.") && !strings.HasSuffix(v, "+dirty") {
+		return v
+	}
+	return "latest"
+}

@@ -1,0 +1,104 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/zoneline/zoneline/notify"
+)
+
+func TestInNpxCache(t *testing.T) {
+	for _, c := range []struct {
+		path string
+		want bool
+	}{
+		{"/home/u/.npm/_npx/1a2b3c/node_modules/zoneline-linux-x64/zoneline", true},
+		{`C:/Users/u/AppData/Local/npm-cache/_npx/1a2b/node_modules/zoneline-win32-x64/zoneline.exe`, true},
+		{"/usr/local/lib/node_modules/zoneline/node_modules/zoneline-linux-x64/zoneline", false},
+		{"/home/u/.local/bin/zoneline", false},
+		{"/home/u/my_npx_tools/zoneline", false}, // only a whole _npx path element counts
+	} {
+		if got := inNpxCache(c.path); got != c.want {
+			t.Errorf("inNpxCache(%q) = %v, want %v", c.path, got, c.want)
+		}
+	}
+}
+
+// A binary run by npx is copied, with its companion, out of npx's cache into ~/.local/bin,
+// and that copy is what install registers; a dry run copies nothing.
+func TestStableBinCopiesOutOfNpx(t *testing.T) {
+	exe := ""
+	if runtime.GOOS == "windows" {
+		exe = ".exe"
+	}
+	root := t.TempDir()
+	pkg := filepath.Join(root, ".npm", "_npx", "f00d", "node_modules", "zoneline-"+runtime.GOOS+"-x64")
+	if err := os.MkdirAll(pkg, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(pkg, "zoneline"+exe)
+	for name, body := range map[string]string{"zoneline" + exe: "main-binary", notify.Companion + exe: "companion"} {
+		if err := os.WriteFile(filepath.Join(pkg, name), []byte(body), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	home := filepath.Join(root, "home")
+	e := &Env{Home: home}
+	var out bytes.Buffer
+
+	got, err := e.stableBin(bin, true, &out)
+	want := filepath.Join(home, ".local", "bin", "zoneline"+exe)
+	if err != nil || got != want {
+		t.Fatalf("dry run: %q, %v; want %q", got, err, want)
+	}
+	if _, err := os.Stat(filepath.Join(home, ".local")); !os.IsNotExist(err) {
+		t.Fatalf("a dry run wrote into the home: %v", err)
+	}
+
+	got, err = e.stableBin(bin, false, &out)
+	if err != nil || got != want {
+		t.Fatalf("stableBin = %q, %v; want %q", got, err, want)
+	}
+	for name, body := range map[string]string{"zoneline" + exe: "main-binary", notify.Companion + exe: "companion"} {
+		b, err := os.ReadFile(filepath.Join(home, ".local", "bin", name))
+		if err != nil || string(b) != body {
+			t.Errorf("%s: %q, %v", name, b, err)
+		}
+		if fi, err := os.Stat(filepath.Join(home, ".local", "bin", name)); err == nil && runtime.GOOS != "windows" && fi.Mode().Perm() != 0o755 {
+			t.Errorf("%s: mode %v, want 0755", name, fi.Mode().Perm())
+		}
+	}
+	if !strings.Contains(out.String(), "npx's cache is not kept") {
+		t.Errorf("no word of the copy: %q", out.String())
+	}
+
+	// Anything else is registered where it is.
+	other := filepath.Join(root, "lib", "node_modules", "zoneline", "zoneline")
+	if got, err := e.stableBin(other, false, &out); err != nil || got != other {
+		t.Errorf("stableBin(%q) = %q, %v", other, got, err)
+	}
+}
+
+func TestCompanionNote(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("PATH", dir) // no companion on PATH
+	bin := filepath.Join(dir, "zoneline")
+	note := companionNote(bin)
+	if !strings.Contains(note, notify.Companion+" is not beside "+bin) {
+		t.Errorf("companionNote without a companion = %q", note)
+	}
+	name := notify.Companion
+	if runtime.GOOS == "windows" {
+		name += ".exe"
+	}
+	if err := os.WriteFile(filepath.Join(dir, name), []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if note := companionNote(bin); note != "" {
+		t.Errorf("companionNote with a companion beside = %q", note)
+	}
+}
