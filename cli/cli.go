@@ -19,7 +19,6 @@ import (
 	"github.com/zoneline/zoneline/state"
 )
 
-
 // Exit codes.
 const (
 	exitOK    = 0
