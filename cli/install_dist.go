@@ -83,15 +83,15 @@ func companionNote(bin string) string {
 		return ""
 	}
 	how := "reinstall with ./install.sh, npm i -g zoneline or a release archive: they all install it beside zoneline"
-	if gobin := goInstalled(); gobin {
+	if goInstalled() {
 		how = "go install github.com/zoneline/zoneline/cmd/" + notify.Companion + "@" + installVersion()
 	}
 	return notify.Companion + " is not beside " + bin + " nor on PATH, so there are no desktop notifications (the status line and the nudge still warn): " + how
 }
 
-// goInstalled reports whether this binary was built by `go install` of the module (not by
-// install.sh or the release, which stamp Version).
-func goInstalled() bool { return Version == "dev" && version() != "dev" }
+// goInstalled reports whether this binary was built by the go command alone (go install, go
+// build): install.sh and the release stamp Version, so an unstamped one came from go.
+func goInstalled() bool { return Version == "dev" }
 
 // installVersion is the version to ask go install for: ours when it is a release, else latest.
 func installVersion() string {
