@@ -7,7 +7,10 @@
 // reason is one of Problems. Nothing is guessed.
 package paths
 
-import "path/filepath"
+import (
+	"path/filepath"
+	"runtime"
+)
 
 // Paths are the three places zoneline reads and writes. A field is "" when the environment
 // gives no absolute path for it; Problems then says why.
@@ -30,42 +33,82 @@ func (p Paths) Resolved() bool { return p.Config != "" && p.StateDir != "" }
 // Code's folder from $CLAUDE_CONFIG_DIR, else ~/.claude. A variable that holds a relative path
 // is ignored (the XDG spec says so of its variables) and named in Problems; home counts only
 // when absolute. A path with no absolute source is "".
+//
+// On Windows the defaults follow Windows' own places, after the zoneline and XDG variables:
+// config in %APPDATA%\zoneline\config.toml, state in %LOCALAPPDATA%\zoneline\state (each
+// else under home's AppData\Roaming or AppData\Local), Claude Code's folder in
+// %USERPROFILE%\.claude (home).
 func Resolve(getenv func(string) string, home string) Paths {
+	return resolve(getenv, home, runtime.GOOS == "windows")
+}
+
+// place is where one path comes from, in order: its own variable as is, an XDG base variable
+// joined with rest, on Windows a Windows base variable joined with winRest, else home joined
+// with def and rest (winDef and winRest on Windows).
+type place struct {
+	what          string
+	own, xdg, win string
+	rest, winRest []string
+	def, winDef   []string
+}
+
+func resolve(getenv func(string) string, home string, windows bool) Paths {
 	var p Paths
 	var missing []string
 	homeWhy := ""
 	switch {
 	case home == "":
 		homeWhy = "HOME is unset"
+		if windows {
+			homeWhy = "USERPROFILE is unset"
+		}
 	case !filepath.IsAbs(home):
 		homeWhy = "HOME is relative"
 	}
-	// pick returns the first absolute candidate: the variable's value as is (own) or joined with
-	// rest (base), else home joined with def.
-	pick := func(what, own, base string, rest []string, def []string) string {
-		if v := getenv(own); v != "" {
+	base := func(name string, rest []string) string {
+		if name == "" {
+			return ""
+		}
+		v := getenv(name)
+		if v == "" {
+			return ""
+		}
+		if !filepath.IsAbs(v) {
+			p.Problems = append(p.Problems, name+" is relative: ignored")
+			return ""
+		}
+		return filepath.Join(append([]string{v}, rest...)...)
+	}
+	pick := func(pl place) string {
+		if v := getenv(pl.own); v != "" {
 			if filepath.IsAbs(v) {
 				return filepath.Clean(v)
 			}
-			p.Problems = append(p.Problems, own+" is relative: ignored")
+			p.Problems = append(p.Problems, pl.own+" is relative: ignored")
 		}
-		if base != "" {
-			if v := getenv(base); v != "" {
-				if filepath.IsAbs(v) {
-					return filepath.Join(append([]string{v}, rest...)...)
-				}
-				p.Problems = append(p.Problems, base+" is relative: ignored")
+		if v := base(pl.xdg, pl.rest); v != "" {
+			return v
+		}
+		def, rest := pl.def, pl.rest
+		if windows {
+			if v := base(pl.win, pl.winRest); v != "" {
+				return v
 			}
+			def, rest = pl.winDef, pl.winRest
 		}
 		if homeWhy == "" {
 			return filepath.Join(append(append([]string{home}, def...), rest...)...)
 		}
-		missing = append(missing, what)
+		missing = append(missing, pl.what)
 		return ""
 	}
-	p.Config = pick("config (defaults)", "ZONELINE_CONFIG", "XDG_CONFIG_HOME", []string{"zoneline", "config.toml"}, []string{".config"})
-	p.StateDir = pick("state dir", "ZONELINE_STATE_DIR", "XDG_STATE_HOME", []string{"zoneline"}, []string{".local", "state"})
-	p.ClaudeDir = pick("Claude Code folder", "CLAUDE_CONFIG_DIR", "", nil, []string{".claude"})
+	p.Config = pick(place{what: "config (defaults)", own: "ZONELINE_CONFIG", xdg: "XDG_CONFIG_HOME", win: "APPDATA",
+		rest: []string{"zoneline", "config.toml"}, winRest: []string{"zoneline", "config.toml"},
+		def: []string{".config"}, winDef: []string{"AppData", "Roaming"}})
+	p.StateDir = pick(place{what: "state dir", own: "ZONELINE_STATE_DIR", xdg: "XDG_STATE_HOME", win: "LOCALAPPDATA",
+		rest: []string{"zoneline"}, winRest: []string{"zoneline", "state"},
+		def: []string{".local", "state"}, winDef: []string{"AppData", "Local"}})
+	p.ClaudeDir = pick(place{what: "Claude Code folder", own: "CLAUDE_CONFIG_DIR", def: []string{".claude"}, winDef: []string{".claude"}})
 	if len(missing) > 0 {
 		msg := homeWhy + ": no "
 		for i, m := range missing {

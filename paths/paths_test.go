@@ -1,11 +1,16 @@
 package paths
 
 import (
+	"path/filepath"
+	"runtime"
 	"slices"
 	"testing"
 )
 
 func TestResolve(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("Unix paths: TestResolveWindows covers Windows")
+	}
 	tests := []struct {
 		name     string
 		env      map[string]string
@@ -51,5 +56,59 @@ func TestResolve(t *testing.T) {
 	got := Resolve(func(string) string { return "" }, "")
 	if !slices.Equal(got.Problems, []string{"HOME is unset: no config (defaults), no state dir, no Claude Code folder"}) {
 		t.Errorf("problems %q", got.Problems)
+	}
+}
+
+// TestResolveWindows runs on Windows (under Wine in CI): the zoneline and XDG variables first,
+// then Windows' own places.
+func TestResolveWindows(t *testing.T) {
+	if runtime.GOOS != "windows" {
+		t.Skip("Windows paths: runs in the Windows leg (GOOS=windows go test -exec wine)")
+	}
+	home := `C:\Users\Me Name`
+	win := map[string]string{"APPDATA": `C:\Users\Me Name\AppData\Roaming`, "LOCALAPPDATA": `C:\Users\Me Name\AppData\Local`}
+	tests := []struct {
+		name     string
+		env      map[string]string
+		home     string
+		want     Paths
+		problems int
+	}{
+		{"windows places", win, home, Paths{
+			Config:    `C:\Users\Me Name\AppData\Roaming\zoneline\config.toml`,
+			StateDir:  `C:\Users\Me Name\AppData\Local\zoneline\state`,
+			ClaudeDir: `C:\Users\Me Name\.claude`}, 0},
+		{"no APPDATA: under home", nil, home, Paths{
+			Config:    `C:\Users\Me Name\AppData\Roaming\zoneline\config.toml`,
+			StateDir:  `C:\Users\Me Name\AppData\Local\zoneline\state`,
+			ClaudeDir: `C:\Users\Me Name\.claude`}, 0},
+		{"zoneline variables win", map[string]string{"APPDATA": win["APPDATA"], "ZONELINE_CONFIG": `D:\z\c.toml`, "ZONELINE_STATE_DIR": `D:\s`, "CLAUDE_CONFIG_DIR": `D:\cc`}, home,
+			Paths{Config: `D:\z\c.toml`, StateDir: `D:\s`, ClaudeDir: `D:\cc`}, 0},
+		{"xdg before windows", map[string]string{"APPDATA": win["APPDATA"], "XDG_CONFIG_HOME": `D:\x`, "XDG_STATE_HOME": `D:\y`}, home,
+			Paths{Config: `D:\x\zoneline\config.toml`, StateDir: `D:\y\zoneline`, ClaudeDir: `C:\Users\Me Name\.claude`}, 0},
+		{"relative APPDATA ignored", map[string]string{"APPDATA": `AppData`}, home, Paths{
+			Config:    `C:\Users\Me Name\AppData\Roaming\zoneline\config.toml`,
+			StateDir:  `C:\Users\Me Name\AppData\Local\zoneline\state`,
+			ClaudeDir: `C:\Users\Me Name\.claude`}, 1},
+		{"no profile", nil, "", Paths{}, 1},
+		{"no profile, windows places", win, "", Paths{
+			Config:   `C:\Users\Me Name\AppData\Roaming\zoneline\config.toml`,
+			StateDir: `C:\Users\Me Name\AppData\Local\zoneline\state`}, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Resolve(func(k string) string { return tt.env[k] }, tt.home)
+			if got.Config != tt.want.Config || got.StateDir != tt.want.StateDir || got.ClaudeDir != tt.want.ClaudeDir {
+				t.Errorf("Resolve = %+v, want %+v", got, tt.want)
+			}
+			if len(got.Problems) != tt.problems {
+				t.Errorf("problems %q, want %d", got.Problems, tt.problems)
+			}
+			for _, p := range []string{got.Config, got.StateDir, got.ClaudeDir} {
+				if p != "" && !filepath.IsAbs(p) {
+					t.Errorf("relative path %q", p)
+				}
+			}
+		})
 	}
 }
