@@ -195,8 +195,8 @@ func findHook(hooks *install.Node, event string) (string, bool) {
 			continue
 		}
 		for _, h := range hs.Elems {
-			if c := h.Get("command").Text(); install.IsOurs(c, install.SubHook) {
-				return c, true
+			if install.EntryIsOurs(h, install.SubHook) {
+				return install.EntryCommand(h), true
 			}
 		}
 	}

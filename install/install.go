@@ -131,18 +131,13 @@ type Record struct {
 	Config          string            `json:"config,omitempty"` // the config file install wrote
 }
 
-// CommandLine returns the command Claude Code runs for sub: the binary's path, quoted when it
-// needs it, then sub. For Windows it uses forward slashes, which PowerShell, cmd and Git Bash
-// all accept, and double quotes.
+// CommandLine returns the shell command Claude Code runs for sub: the binary's path, quoted
+// when it needs it, then sub. On Windows Claude Code runs a status line command through Git Bash
+// (its own status line guide says so), which takes a backslash as an escape: the path is written
+// with forward slashes and quoted as for any POSIX shell.
 func CommandLine(bin, sub, goos string) string {
 	if goos == "windows" {
 		bin = strings.ReplaceAll(bin, `\`, "/")
-		if strings.ContainsAny(bin, " \t&()'`;,$@{}[]") {
-			// PowerShell (Claude Code's default shell on Windows) runs a quoted path only
-			// through its call operator.
-			return `& "` + strings.ReplaceAll(bin, `"`, "`\"") + `" ` + sub
-		}
-		return bin + " " + sub
 	}
 	if bin == "" || strings.IndexFunc(bin, func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+=:@%,", r))
@@ -151,6 +146,42 @@ func CommandLine(bin, sub, goos string) string {
 	}
 	return bin + " " + sub
 }
+
+// HookCommand returns the hook entry that runs `zoneline hook`. On Windows it is in Claude Code's
+// exec form, the program in "command" and its arguments in "args": no shell parses it, so it runs
+// alike whether Claude Code has Git Bash or falls back to PowerShell, spaces in the path
+// included. Elsewhere it is a shell command line, as Claude Code has always run hooks.
+func HookCommand(bin, goos string) *Node {
+	if goos == "windows" {
+		return Obj("type", "command", "command", strings.ReplaceAll(bin, `\`, "/"), "args", []*Node{FromValue(SubHook)}, "timeout", HookTimeout)
+	}
+	return Obj("type", "command", "command", CommandLine(bin, SubHook, goos), "timeout", HookTimeout)
+}
+
+// EntryCommand is a hook entry as one command line (for reports and for IsOurs): the shell
+// form's command as is, the exec form's program and args quoted as a shell would take them.
+func EntryCommand(h *Node) string {
+	cmd := h.Get("command").Text()
+	args := h.Get("args")
+	if args == nil {
+		return cmd
+	}
+	line := CommandLine(cmd, "", "")
+	line = line[:len(line)-1]
+	if args.Kind != Array {
+		return line + " ?"
+	}
+	for _, a := range args.Elems {
+		if a.Kind != String {
+			return line + " ?"
+		}
+		line += " " + CommandLine(a.Str, "", "")[:len(CommandLine(a.Str, "", ""))-1]
+	}
+	return line
+}
+
+// EntryIsOurs reports whether a hook entry runs zoneline's sub, in the shell or the exec form.
+func EntryIsOurs(h *Node, sub string) bool { return IsOurs(EntryCommand(h), sub) }
 
 // IsOurs reports whether command runs zoneline's sub: its program (after any VAR=value
 // prefixes or PowerShell's call operator) has the base name zoneline or zoneline.exe, its first
@@ -402,7 +433,8 @@ func install(o Options) (*Result, error) {
 	} else if hooks.Kind != Object {
 		return nil, doc.ErrorAt(hooks, `"hooks" is `+kindName(hooks.Kind)+`, not an object: fix it by hand`)
 	}
-	cmd := CommandLine(o.Bin, SubHook, o.GOOS)
+	hookWant := HookCommand(o.Bin, o.GOOS)
+	cmd := EntryCommand(hookWant)
 	plugin := PluginEnabled(root)
 	for _, h := range Hooks {
 		item := "hook " + h.Event
@@ -422,18 +454,24 @@ func install(o Options) (*Result, error) {
 			return nil, doc.ErrorAt(arr, fmt.Sprintf("hooks.%s is %s, not an array: fix it by hand", h.Event, kindName(arr.Kind)))
 		}
 		if e := findOurs(arr, SubHook); e != nil {
-			old := e.Get("command").Text()
+			old := EntryCommand(e)
 			t := e.Get("timeout")
-			if old == cmd && t != nil && t.Kind == Number && t.Num.String() == fmt.Sprint(HookTimeout) {
+			sameForm := (e.Get("args") == nil) == (hookWant.Get("args") == nil)
+			if old == cmd && sameForm && t != nil && t.Kind == Number && t.Num.String() == fmt.Sprint(HookTimeout) {
 				res.add(item, Present, "%s", cmd)
 				continue
 			}
-			e.Set("command", FromValue(cmd))
+			e.Set("command", hookWant.Get("command"))
+			if a := hookWant.Get("args"); a != nil {
+				e.Set("args", a)
+			} else {
+				e.Delete("args")
+			}
 			e.Set("timeout", FromValue(HookTimeout))
 			res.add(item, Updated, "was %s", old)
 			continue
 		}
-		entry := Obj("type", "command", "command", cmd, "timeout", HookTimeout)
+		entry := HookCommand(o.Bin, o.GOOS)
 		var group *Node
 		if h.Matcher != "" {
 			group = Obj("matcher", h.Matcher, "hooks", []*Node{entry})
@@ -812,7 +850,7 @@ func findOurs(arr *Node, sub string) *Node {
 			continue
 		}
 		for _, h := range hs.Elems {
-			if IsOurs(h.Get("command").Text(), sub) {
+			if EntryIsOurs(h, sub) {
 				return h
 			}
 		}
@@ -833,7 +871,7 @@ func removeOurs(arr *Node, sub string) int {
 		}
 		kept := hs.Elems[:0:0]
 		for _, h := range hs.Elems {
-			if IsOurs(h.Get("command").Text(), sub) {
+			if EntryIsOurs(h, sub) {
 				n++
 				continue
 			}

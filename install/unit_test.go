@@ -49,7 +49,9 @@ func TestCommandLine(t *testing.T) {
 		{"/home/a b/zoneline", "darwin", "'/home/a b/zoneline' hook"},
 		{"/home/it's/zoneline", "linux", `'/home/it'\''s/zoneline' hook`},
 		{`C:\Users\ann\.local\bin\zoneline.exe`, "windows", "C:/Users/ann/.local/bin/zoneline.exe hook"},
-		{`C:\Program Files\zoneline\zoneline.exe`, "windows", `& "C:/Program Files/zoneline/zoneline.exe" hook`},
+		// Git Bash runs a Windows status line: forward slashes, POSIX quoting.
+		{`C:\Program Files\zoneline\zoneline.exe`, "windows", `'C:/Program Files/zoneline/zoneline.exe' hook`},
+		{`C:\Users\O'Neil\zoneline.exe`, "windows", `'C:/Users/O'\''Neil/zoneline.exe' hook`},
 	}
 	for _, tt := range tests {
 		got := CommandLine(tt.bin, "hook", tt.goos)
