@@ -12,6 +12,9 @@ command -v python3 >/dev/null 2>&1 || need+=(python3)
 command -v git >/dev/null 2>&1 || need+=(git)
 [ -x /usr/bin/time ] || need+=(time)   # GNU time: the benchmarks' peak RSS
 command -v npm >/dev/null 2>&1 || need+=(npm)
+command -v curl >/dev/null 2>&1 || need+=(curl)                 # the local npm registry (release-test.sh)
+command -v wine64 >/dev/null 2>&1 || [ -x /usr/lib/wine/wine64 ] || need+=(wine64)   # the Windows leg (wine-test.sh)
+command -v x86_64-w64-mingw32-gcc >/dev/null 2>&1 || need+=(gcc-mingw-w64-x86-64-win32)  # its ProcessPrng stub
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "deps: apt-get install ${need[*]}" >&2

@@ -38,3 +38,6 @@ if [ "${ZONELINE_E2E:-1}" != 0 ]; then
   echo "== end to end: the real Claude Code CLI in tmux against a local mock of the model API"
   ZONELINE_E2E=1 go test -p 1 -count=1 -timeout 40m -v ./e2e/ 2>&1 | grep -vE '^=== (RUN|PAUSE|CONT)'
 fi
+
+echo "== install routes without a clone: release archives, npm from a local registry, npx, go install"
+scripts/release-test.sh
