@@ -42,6 +42,7 @@ type FactSet struct {
 	Context     Context   // the latest context size, as Tail reports it
 	Compactions int       // main-chain compact_boundary records in the window
 	Partial     bool      // the window did not reach the start of the file, so older facts may be missing
+	Flight      Flight    // the work in flight the window records (inflight.go)
 }
 
 // Prompt is one user prompt.
@@ -59,6 +60,9 @@ type Command struct {
 // toolUseMarker is in every assistant record with a tool call, whatever
 // the JSON spacing: a prefilter before the second decode.
 var toolUseMarker = []byte(`"tool_use"`)
+
+// toolResultMarker is in every user record with a tool result.
+var toolResultMarker = []byte(`"tool_result"`)
 
 // fileTool reports whether a tool's input names a file it writes.
 func fileTool(name string) bool {
@@ -132,6 +136,7 @@ func Facts(path string, maxBytes int64, limits FactLimits) (FactSet, error) {
 		cmds = append(cmds, Command{Command: k, Description: c.descs[k]})
 	}
 	fs.Commands = lastN(cmds, limits.Commands)
+	fs.Flight = c.flight.done()
 	return fs, nil
 }
 
@@ -145,6 +150,7 @@ type collector struct {
 	seenTool map[string]bool   // tool_use ids
 	seenUUID map[string]bool   // record uuids: a record written twice counts once
 	content  []byte            // message.content of the current record
+	flight   flightCollector
 }
 
 type contentBlock struct {
@@ -188,7 +194,12 @@ func (c *collector) line(line []byte) {
 		c.seenUUID[rec.UUID] = true
 	}
 	switch rec.Type {
+	case "permission-mode", "attachment":
+		c.flight.record(rec.Type, line)
 	case "user":
+		if !rec.Sidechain && bytes.Contains(line, toolResultMarker) {
+			c.flight.results(c.content)
+		}
 		if rec.Sidechain || rec.IsMeta || rec.IsCompactSummary {
 			return
 		}
@@ -214,6 +225,9 @@ func (c *collector) line(line []byte) {
 			}
 			c.seenTool[id] = true
 			c.tool(b)
+			if !rec.Sidechain {
+				c.flight.tool(b, rec.Time)
+			}
 		}
 	}
 }

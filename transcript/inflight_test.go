@@ -1,0 +1,95 @@
+package transcript
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestFlightEachKind reads a transcript written from the real CLI's record shapes that holds
+// each kind of work in flight.
+func TestFlightEachKind(t *testing.T) {
+	fs, err := Facts("testdata/inflight.jsonl", 0, FactLimits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := fs.Flight
+	if len(f.Background) != 2 {
+		t.Fatalf("background = %+v, want 2", f.Background)
+	}
+	b := f.Background[0]
+	if b.ID != "bzk3p9" || b.Output != "/tmp/claude-0/-home-user-project/tasks/bzk3p9.output" ||
+		b.Command != "make build-all > /dev/null" || b.Description != "Long build" || b.Stopped || b.Started.IsZero() {
+		t.Errorf("background[0] = %+v", b)
+	}
+	if w := f.Background[1]; w.ID != "w7" || !w.Stopped {
+		t.Errorf("background[1] = %+v, want w7 stopped (KillShell)", w)
+	}
+	if len(f.Agents) != 2 {
+		t.Fatalf("agents = %+v", f.Agents)
+	}
+	if a := f.Agents[0]; a.Type != "Explore" || a.Description != "Survey the schema" || !a.Finished {
+		t.Errorf("agents[0] = %+v, want finished Explore", a)
+	}
+	if a := f.Agents[1]; a.Type != "general-purpose" || a.Finished || a.ToolUseID != "toolu_ag2" {
+		t.Errorf("agents[1] = %+v, want unfinished general-purpose", a)
+	}
+	wantTodos := []Task{{Subject: "Write the migration", Status: "completed"}, {Subject: "Run the migration on staging", Status: "in_progress"}, {Subject: "Update the docs", Status: "pending"}}
+	if fmt.Sprint(f.Todos) != fmt.Sprint(wantTodos) {
+		t.Errorf("todos = %+v, want %+v (the last TodoWrite)", f.Todos, wantTodos)
+	}
+	wantTasks := []Task{{ID: "1", Subject: "Review PR 42", Status: "completed"}, {ID: "2", Subject: "Tag the release", Status: "in_progress"}}
+	if fmt.Sprint(f.Tasks) != fmt.Sprint(wantTasks) {
+		t.Errorf("tasks = %+v, want %+v", f.Tasks, wantTasks)
+	}
+	if f.Mode != "acceptEdits" || !f.PlanSeen || f.PlanFile != "/home/user/.claude/plans/quiet-migration.md" {
+		t.Errorf("mode %q plan seen %v file %q", f.Mode, f.PlanSeen, f.PlanFile)
+	}
+	if fs.Partial {
+		t.Error("partial on a whole read")
+	}
+}
+
+// TestFlightHostile: 10,000 background commands and a 5,000-item task list are capped with a
+// count of what was dropped; ids with escape sequences and ../ are sanitized text.
+func TestFlightHostile(t *testing.T) {
+	var b strings.Builder
+	for i := range 10000 {
+		fmt.Fprintf(&b, `{"type":"assistant","uuid":"u%d","message":{"id":"m%d","content":[{"type":"tool_use","id":"t%d","name":"Bash","input":{"command":"sleep %d","run_in_background":true}}]}}`+"\n", i, i, i, i)
+		fmt.Fprintf(&b, `{"type":"user","uuid":"r%d","message":{"content":[{"type":"tool_result","tool_use_id":"t%d","content":"Command running in background with ID: ../../etc/\u001b[31mx%d. Output is being written to: /tmp/\u001b]0;pwn\u0007%d.output."}]}}`+"\n", i, i, i, i)
+	}
+	todos := make([]string, 5000)
+	for i := range todos {
+		todos[i] = fmt.Sprintf(`{"content":"item %d \u202e","status":"pending"}`, i)
+	}
+	fmt.Fprintf(&b, `{"type":"assistant","uuid":"todo","message":{"id":"mt","content":[{"type":"tool_use","id":"tt","name":"TodoWrite","input":{"todos":[%s]}}]}}`+"\n", strings.Join(todos, ","))
+	path := filepath.Join(t.TempDir(), "t.jsonl")
+	if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	fs, err := Facts(path, 64<<20, FactLimits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := fs.Flight
+	if len(f.Background) != MaxFlightBackground || f.BackgroundDropped != 10000-MaxFlightBackground {
+		t.Errorf("background %d kept, %d dropped", len(f.Background), f.BackgroundDropped)
+	}
+	if len(f.Todos) != MaxFlightTasks || f.TodosDropped != 5000-MaxFlightTasks {
+		t.Errorf("todos %d kept, %d dropped", len(f.Todos), f.TodosDropped)
+	}
+	last := f.Background[len(f.Background)-1]
+	if last.Command != "sleep 9999" {
+		t.Errorf("the most recent are kept: last = %+v", last)
+	}
+	for _, s := range []string{last.ID, last.Output, f.Todos[0].Subject} {
+		if strings.ContainsAny(s, "\x1b\x07\u202e") {
+			t.Errorf("unsanitized: %q", s)
+		}
+	}
+	if !strings.Contains(last.ID, "../../etc/") {
+		t.Errorf("the id is kept as text: %q", last.ID)
+	}
+}
