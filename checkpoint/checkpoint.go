@@ -51,6 +51,11 @@ const Title = "# zoneline checkpoint"
 // Sections are the fixed headings, in the order they must appear.
 var Sections = []string{"Goal", "State", "Next", "Decisions", "Abandoned", "Rules", "External state", "Skills", "Pointers"}
 
+// OptionalSections may appear once each, anywhere after the identity header, or not at all:
+// the active plan and its phase, the workers (tmux panes and their roles) and the traps (facts
+// learned the hard way).
+var OptionalSections = []string{"Plan", "Workers", "Traps"}
+
 // Header keys of the identity header, in order.
 const (
 	KeySession     = "session"

@@ -101,10 +101,13 @@ func (c *Checkpoint) verifySections(add func(int, string, ...any)) {
 	seen := map[string]int{}
 	last := -1
 	for _, s := range c.Sections {
+		if verifyOptional(&s, seen, add) {
+			continue
+		}
 		i := slices.IndexFunc(Sections, func(n string) bool { return strings.EqualFold(n, s.Name) })
 		switch {
 		case i < 0:
-			add(s.Line, "unknown section %q: the sections are %s", s.Name, strings.Join(Sections, ", "))
+			add(s.Line, "unknown section %q: the sections are %s (and, optional, %s)", s.Name, strings.Join(Sections, ", "), strings.Join(OptionalSections, ", "))
 			continue
 		case seen[Sections[i]] > 0:
 			add(s.Line, "section %q appears twice (first on line %d)", Sections[i], seen[Sections[i]])

@@ -16,7 +16,7 @@ import (
 )
 
 // checkpointUsage is `zoneline checkpoint`'s usage line.
-const checkpointUsage = "usage: zoneline checkpoint path | show | verify | reconcile | template [-session ID] [-file PATH]"
+const checkpointUsage = "usage: zoneline checkpoint path | show | verify | reconcile | template | compact-line [-session ID] [-file PATH]"
 
 // checkpointOptions are the flags every checkpoint subcommand takes.
 type checkpointOptions struct {
@@ -57,6 +57,8 @@ func runCheckpoint(e *Env, args []string) int {
 		return e.checkpointReconcile(o)
 	case "template":
 		return e.checkpointTemplate(o)
+	case "compact-line":
+		return e.checkpointCompactLine()
 	}
 	fmt.Fprintf(e.Stderr, "zoneline: unknown checkpoint command %q\n%s\n", sub, checkpointUsage)
 	return exitUsage

@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/zoneline/zoneline/checkpoint"
 	"github.com/zoneline/zoneline/compactflow"
 	"github.com/zoneline/zoneline/config"
 	"github.com/zoneline/zoneline/internal/safetext"
@@ -157,7 +158,7 @@ func (e *Env) newFlow(cfg *config.Config, s sessions.Entry, timeout time.Duratio
 		Target: compactflow.Target{Socket: s.TmuxSocket, Pane: s.Pane},
 		Budget: cfg.Checkpoint.Budget, Log: e.Stdout,
 	}
-	f.Compact = strings.TrimSpace(compactflow.DefaultCompact + " " + oneLine(cfg.Flow.CompactInstructions))
+	f.Compact = checkpoint.CompactLine(oneLine(cfg.Flow.CompactInstructions))
 	for _, w := range []struct {
 		dst *time.Duration
 		key string

@@ -39,8 +39,6 @@ const (
 	screenLines     = 15 // lines of the pane quoted when a step fails
 )
 
-// DefaultInstructions is the preserve-instructions text sent with /compact.
-const DefaultInstructions = "Preserve verbatim: the zoneline checkpoint (goal, decisions, rules, external state, next action); exact ids, paths and commands."
 
 // Busy reports whether a Claude Code screen shows it working (mid-turn or compacting) or waiting
 // on a dialog (a permission prompt: an Enter there would approve a tool call). It replaces
@@ -116,7 +114,7 @@ type Flow struct {
 	Target  Target
 
 	Prep         string // default DefaultPrep
-	Compact      string // the whole /compact line; default DefaultCompact + " " + DefaultInstructions
+	Compact      string // the whole /compact line; default checkpoint.CompactLine("")
 	Post         string // default DefaultPost
 	PrepWait     time.Duration
 	CompactWait  time.Duration
@@ -157,7 +155,7 @@ func (f *Flow) defaults() {
 		f.Prep = DefaultPrep
 	}
 	if f.Compact == "" {
-		f.Compact = DefaultCompact + " " + DefaultInstructions
+		f.Compact = checkpoint.CompactLine("")
 	}
 	if f.Post == "" {
 		f.Post = DefaultPost

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/zoneline/zoneline/checkpoint"
 	"github.com/zoneline/zoneline/zones"
 )
 
@@ -147,8 +148,9 @@ func Default() *Config {
 	}
 }
 
-// DefaultCompactInstructions is the preserve-instructions text compact-flow sends with /compact.
-const DefaultCompactInstructions = "Preserve verbatim: the zoneline checkpoint (goal, decisions, rules, external state, next action); exact ids, paths and commands."
+// DefaultCompactInstructions is the keep-instructions text of the /compact line
+// (checkpoint.CompactLine), which compact-flow sends and /compact-prep hands the user.
+const DefaultCompactInstructions = checkpoint.DefaultCompactInstructions
 
 // DefaultSegments is the default line's segments, in order.
 var DefaultSegments = []string{"zone", "tokens", "bar", "percent", "compact", "nudge", "model", "dir", "branch", "compactions", "problems"}

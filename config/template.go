@@ -76,7 +76,8 @@ gc_days = 14
 
 [flow]
 # zoneline compact-flow: /compact-prep, then /compact with these instructions, then /postcompact.
-compact_instructions = "Preserve verbatim: the zoneline checkpoint (goal, decisions, rules, external state, next action); exact ids, paths and commands."
+# /compact-prep hands you the same line. Phrase it as what to keep, never as a request to act.
+compact_instructions = "Keep verbatim: the zoneline checkpoint (goal, state, next action, plan and phase, decisions, abandoned approaches, rules, external state, workers, traps); the work in flight (background commands, subagents and task list, with their ids and output files); exact ids, paths and commands."
 
 [flow.timeouts]
 # Each wait of compact-flow; on a timeout it stops and sends nothing more.

@@ -35,7 +35,7 @@ func preCompact(c *Context, h *payload.Hook) (Output, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), snapshotTimeout)
 	defer cancel()
 	snap := snapshot.Take(ctx, snapshot.Input{SessionID: h.SessionID, Transcript: h.TranscriptPath,
-		Cwd: h.Cwd, Trigger: h.Trigger, Now: c.now()})
+		Cwd: h.Cwd, Trigger: h.Trigger, Now: c.now(), State: &c.State})
 	path, err := snapshot.Write(c.State, snap, cfg.PreCompact.Snapshots)
 	if err != nil {
 		c.State.Log("hook", "PreCompact: writing the snapshot: %v", err)

@@ -114,6 +114,8 @@ type Hook struct {
 	CompactSummary     string  `json:"compact_summary"` // PostCompact
 	Reason             string  `json:"reason"`          // SessionEnd
 	PermissionMode     string  `json:"permission_mode"`
+	// InFlight is Stop's background_tasks and session_crons (inflight.go); empty for other events.
+	InFlight InFlight `json:"-"`
 }
 
 // ErrTooLarge reports a payload larger than MaxInput.
@@ -262,8 +264,13 @@ func DecodeHook(data []byte) (*Hook, error) {
 		{"compact_summary", &h.CompactSummary}, {"reason", &h.Reason}, {"permission_mode", &h.PermissionMode},
 	}
 	err := jsonscan.Decode(data, func(s *jsonscan.Scanner, k []byte) error {
-		if jsonscan.KeyIs(k, "custom_instructions") {
+		switch {
+		case jsonscan.KeyIs(k, "custom_instructions"):
 			return s.StringPtr("custom_instructions", &h.CustomInstructions)
+		case jsonscan.KeyIs(k, "background_tasks"):
+			return decodeBackground(s, &h.InFlight)
+		case jsonscan.KeyIs(k, "session_crons"):
+			return decodeCrons(s, &h.InFlight)
 		}
 		for _, f := range strs {
 			if jsonscan.KeyIs(k, f.key) {

@@ -29,10 +29,37 @@ func TestCompactPrep(t *testing.T) {
 			t.Errorf("body does not name section %q", s)
 		}
 	}
-	for _, cmd := range []string{"zoneline checkpoint path", "zoneline checkpoint verify", "/compact"} {
+	for _, s := range checkpoint.OptionalSections {
+		if !strings.Contains(body, "`## "+s+"`") {
+			t.Errorf("body does not name optional section %q", s)
+		}
+	}
+	for _, cmd := range []string{"zoneline checkpoint path", "zoneline checkpoint verify", "zoneline checkpoint compact-line", "/compact"} {
 		if !strings.Contains(body, cmd) {
 			t.Errorf("body does not mention %q", cmd)
 		}
+	}
+	// The last step tells the agent to read nothing more.
+	steps := body[strings.LastIndex(body, "\n6. "):]
+	if !strings.Contains(steps, "read nothing more") {
+		t.Errorf("the skill does not end telling the agent to read nothing more: %q", steps)
+	}
+}
+
+// TestCompactLineKeeps: the /compact line says what to keep, never asks for an action (inline
+// instructions survive the boundary and could be acted on again).
+func TestCompactLineKeeps(t *testing.T) {
+	line := checkpoint.CompactLine("")
+	if !strings.HasPrefix(line, "/compact Keep verbatim: ") || strings.Contains(line, "\n") {
+		t.Fatalf("compact line %q", line)
+	}
+	for _, verb := range []string{"run ", "Run ", "do ", "continue", "execute", "push", "then "} {
+		if strings.Contains(line, verb) {
+			t.Errorf("compact line %q asks for an action (%q)", line, verb)
+		}
+	}
+	if got := checkpoint.CompactLine("  keep   the ids \n and paths "); got != "/compact keep the ids and paths" {
+		t.Errorf("CompactLine folds blanks onto one line: %q", got)
 	}
 }
 

@@ -54,6 +54,7 @@ type Snapshot struct {
 	Skills        []string  `json:"skills"`         // skills and slash commands used
 	Git           *Git      `json:"git"`            // nil when cwd is not in a git checkout
 	Problems      []string  `json:"problems"`       // what could not be read
+	InFlight      *InFlight `json:"in_flight,omitempty"` // work in flight (inflight.go); nil in older snapshots
 }
 
 // Prompt is one user prompt.
@@ -85,6 +86,7 @@ type Input struct {
 	Cwd        string
 	Trigger    string
 	Now        time.Time
+	State      *state.Dir // for the Stop record and the registry; nil leaves them out
 }
 
 // Take collects a snapshot: transcript.Facts over the transcript's tail and the checkout's
@@ -109,8 +111,10 @@ func Take(ctx context.Context, in Input) *Snapshot {
 		if fs.Context.Found {
 			s.ContextTokens = fs.Context.Tokens
 		}
+		s.InFlight = inFlight(in, fs.Flight)
 	} else {
 		s.problem("no transcript_path in the payload")
+		s.InFlight = inFlight(in, transcript.Flight{})
 	}
 	if in.Cwd != "" && filepath.IsAbs(in.Cwd) {
 		s.Git = gitState(ctx, in.Cwd)

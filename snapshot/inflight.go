@@ -1,0 +1,203 @@
+package snapshot
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/zoneline/zoneline/internal/jsonscan"
+	"github.com/zoneline/zoneline/internal/sanitize"
+	"github.com/zoneline/zoneline/payload"
+	"github.com/zoneline/zoneline/sessions"
+	"github.com/zoneline/zoneline/state"
+	"github.com/zoneline/zoneline/transcript"
+)
+
+// StopFile is the per-session record of what Claude Code's last Stop said was in flight
+// (written by the Stop hook, read back into the PreCompact snapshot).
+const StopFile = "inflight-stop.json"
+
+// Bounds of the in-flight record.
+const (
+	MaxStopText = 300 // runes of one string of a Stop entry
+	MaxPeers    = 20  // other live sessions of the project recorded
+	maxStopFile = 1 << 20
+)
+
+// InFlight is the work in flight a snapshot records, mechanically: what the transcript's tail
+// shows (Flight), what the last Stop payload listed (Stop), the session's tmux pane and the
+// other live sessions of the same project, from the registry.
+type InFlight struct {
+	Flight transcript.Flight `json:"flight"`
+	Stop   *StopRecord       `json:"stop,omitempty"` // nil when no Stop recorded background work
+	Pane   string            `json:"tmux_pane,omitempty"`
+	Peers  []Peer            `json:"peers,omitempty"`
+	// PeersDropped counts live sessions of the project beyond MaxPeers.
+	PeersDropped int `json:"peers_dropped,omitzero"`
+}
+
+// Peer is another live session in the same project.
+type Peer struct {
+	SessionID string    `json:"session_id"`
+	Pane      string    `json:"tmux_pane,omitempty"`
+	Zone      string    `json:"zone,omitempty"`
+	Cwd       string    `json:"cwd,omitempty"`
+	Updated   time.Time `json:"updated"`
+}
+
+// StopRecord is what one Stop payload listed as in flight, sanitized and bounded.
+type StopRecord struct {
+	Time              time.Time                `json:"time"`
+	Background        []payload.BackgroundTask `json:"background"`
+	BackgroundDropped int                      `json:"background_dropped"`
+	Crons             []payload.Cron           `json:"crons"`
+	CronsDropped      int                      `json:"crons_dropped"`
+}
+
+// Empty reports whether the record lists nothing.
+func (r *StopRecord) Empty() bool {
+	return r == nil || len(r.Background) == 0 && len(r.Crons) == 0 && r.BackgroundDropped == 0 && r.CronsDropped == 0
+}
+
+// StopPath returns the session's Stop record path.
+func StopPath(d state.Dir, id string) (string, error) { return d.SessionFile(id, StopFile) }
+
+// RecordStop keeps what a Stop payload says is in flight. With nothing in flight it costs one
+// failed open when no record exists, and rewrites an existing record only when it still lists
+// something (so "nothing in flight since" is recorded once). No encoding/json: Stop runs after
+// every turn.
+func RecordStop(d state.Dir, id string, f *payload.InFlight, now time.Time) error {
+	path, err := StopPath(d, id)
+	if err != nil {
+		return err
+	}
+	if f.Empty() {
+		old, err := state.ReadFile(path, maxStopFile)
+		if err != nil {
+			if errors.Is(err, os.ErrNotExist) {
+				return nil
+			}
+			return err
+		}
+		if emptyRecord(old) {
+			return nil
+		}
+	}
+	if _, err := d.Session(id); err != nil {
+		return err
+	}
+	return state.WriteFile(path, appendStop(nil, f, now))
+}
+
+// emptyRecord reports whether a record's text lists nothing (what appendStop writes for an
+// empty payload).
+func emptyRecord(b []byte) bool {
+	s := string(b)
+	return strings.Contains(s, `"background":[]`) && strings.Contains(s, `"crons":[]`) &&
+		strings.Contains(s, `"background_dropped":0,`) && strings.Contains(s, `"crons_dropped":0}`)
+}
+
+func appendStop(b []byte, f *payload.InFlight, now time.Time) []byte {
+	str := func(b []byte, key, v string, comma bool) []byte {
+		b = append(b, '"')
+		b = append(b, key...)
+		b = append(b, `":`...)
+		b = jsonscan.AppendString(b, sanitize.Line(v, MaxStopText))
+		if comma {
+			b = append(b, ',')
+		}
+		return b
+	}
+	b = append(b, `{"time":`...)
+	b = jsonscan.AppendString(b, now.UTC().Format(time.RFC3339Nano))
+	b = append(b, `,"background":[`...)
+	for i, t := range f.Background {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '{')
+		b = str(b, "id", t.ID, true)
+		b = str(b, "type", t.Type, true)
+		b = str(b, "status", t.Status, true)
+		b = str(b, "description", t.Description, true)
+		b = str(b, "command", t.Command, true)
+		b = str(b, "agent_type", t.AgentType, false)
+		b = append(b, '}')
+	}
+	b = append(b, `],"background_dropped":`...)
+	b = strconv.AppendInt(b, int64(f.BackgroundDropped), 10)
+	b = append(b, `,"crons":[`...)
+	for i, c := range f.Crons {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '{')
+		b = str(b, "id", c.ID, true)
+		b = str(b, "schedule", c.Schedule, true)
+		b = append(b, `"recurring":`...)
+		b = strconv.AppendBool(b, c.Recurring)
+		b = append(b, ',')
+		b = str(b, "prompt", c.Prompt, false)
+		b = append(b, '}')
+	}
+	b = append(b, `],"crons_dropped":`...)
+	b = strconv.AppendInt(b, int64(f.CronsDropped), 10)
+	return append(b, "}\n"...)
+}
+
+// LoadStop reads the session's Stop record; nil when there is none or it does not read.
+func LoadStop(d state.Dir, id string) (*StopRecord, error) {
+	path, err := StopPath(d, id)
+	if err != nil {
+		return nil, err
+	}
+	data, err := state.ReadFile(path, maxStopFile)
+	if err != nil {
+		return nil, err
+	}
+	r := &StopRecord{}
+	if err := json.Unmarshal(data, r); err != nil {
+		return nil, errors.New("zoneline: " + path + ": " + err.Error())
+	}
+	return r, nil
+}
+
+// inFlight assembles the in-flight record of a snapshot.
+func inFlight(in Input, f transcript.Flight) *InFlight {
+	out := &InFlight{Flight: f}
+	if in.State == nil {
+		return out
+	}
+	if r, err := LoadStop(*in.State, in.SessionID); err == nil && !r.Empty() {
+		out.Stop = r
+	}
+	es, _ := sessions.List(*in.State, sessions.Options{Now: in.Now})
+	var self *sessions.Entry
+	for i := range es {
+		if es[i].ID == in.SessionID {
+			self = &es[i]
+		}
+	}
+	project := in.Cwd
+	if self != nil {
+		out.Pane = sanitize.Line(self.Pane, 40)
+		if self.Project != "" {
+			project = self.Project
+		}
+	}
+	for _, e := range es {
+		if e.ID == in.SessionID || !e.Live || project == "" || (e.Project != project && e.Cwd != project) {
+			continue
+		}
+		if len(out.Peers) == MaxPeers {
+			out.PeersDropped++
+			continue
+		}
+		out.Peers = append(out.Peers, Peer{SessionID: e.ID, Pane: sanitize.Line(e.Pane, 40), Zone: sanitize.Line(e.Zone, 20),
+			Cwd: sanitize.Line(e.Cwd, transcript.MaxFlightPath), Updated: e.Updated})
+	}
+	return out
+}
