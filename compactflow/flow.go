@@ -39,7 +39,6 @@ const (
 	screenLines     = 15 // lines of the pane quoted when a step fails
 )
 
-
 // Busy reports whether a Claude Code screen shows it working (mid-turn or compacting) or waiting
 // on a dialog (a permission prompt: an Enter there would approve a tool call). It replaces
 //

@@ -45,15 +45,15 @@ type Snapshot struct {
 	Trigger       string    `json:"trigger"` // manual or auto
 	Cwd           string    `json:"cwd"`
 	Transcript    string    `json:"transcript"`
-	ContextTokens int64     `json:"context_tokens"` // the latest context from the transcript; 0 when unknown
-	Compactions   int       `json:"compactions"`    // compact_boundary records in the part read
-	Partial       bool      `json:"partial"`        // the transcript was longer than the part read
-	Prompts       []Prompt  `json:"prompts"`        // the user's last prompts, verbatim, oldest first
-	Files         []string  `json:"files"`          // written or edited, oldest first
-	Commands      []Command `json:"commands"`       // recent Bash commands, oldest first
-	Skills        []string  `json:"skills"`         // skills and slash commands used
-	Git           *Git      `json:"git"`            // nil when cwd is not in a git checkout
-	Problems      []string  `json:"problems"`       // what could not be read
+	ContextTokens int64     `json:"context_tokens"`      // the latest context from the transcript; 0 when unknown
+	Compactions   int       `json:"compactions"`         // compact_boundary records in the part read
+	Partial       bool      `json:"partial"`             // the transcript was longer than the part read
+	Prompts       []Prompt  `json:"prompts"`             // the user's last prompts, verbatim, oldest first
+	Files         []string  `json:"files"`               // written or edited, oldest first
+	Commands      []Command `json:"commands"`            // recent Bash commands, oldest first
+	Skills        []string  `json:"skills"`              // skills and slash commands used
+	Git           *Git      `json:"git"`                 // nil when cwd is not in a git checkout
+	Problems      []string  `json:"problems"`            // what could not be read
 	InFlight      *InFlight `json:"in_flight,omitempty"` // work in flight (inflight.go); nil in older snapshots
 }
 
