@@ -34,6 +34,12 @@ type Config struct {
 	State       State       `toml:"state"`
 	Flow        Flow        `toml:"flow"`
 	Watch       Watch       `toml:"watch"`
+	Resume      Resume      `toml:"resume"`
+}
+
+// Resume configures the check, after a restore, that the agent resumed the checkpoint's Next.
+type Resume struct {
+	Check bool `toml:"check"` // compare the first tool calls after a restore with Next; notify when off plan
 }
 
 // Statusline shapes the rendered line.
@@ -144,7 +150,8 @@ func Default() *Config {
 			CompactInstructions: DefaultCompactInstructions,
 			Timeouts:            FlowTimeouts{Prep: "10m", Compact: "5m", Postcompact: "10m"},
 		},
-		Watch: Watch{Interval: "5s", Projects: []string{}},
+		Watch:  Watch{Interval: "5s", Projects: []string{}},
+		Resume: Resume{Check: true},
 	}
 }
 

@@ -28,7 +28,7 @@ type field struct {
 }
 
 // tables are the config's tables, in the order the encoder writes them ("" is the top level).
-var tables = []string{"", "statusline", "autocompact", "warning", "notify", "checkpoint", "precompact", "state", "flow", "flow.timeouts", "watch"}
+var tables = []string{"", "statusline", "autocompact", "warning", "notify", "checkpoint", "precompact", "state", "flow", "flow.timeouts", "watch", "resume"}
 
 // modelTable is the one list of tables, [[model]].
 const modelTable = "model"
@@ -93,6 +93,8 @@ var schema = []field{
 	{key: "watch.interval", want: wantDuration, ptr: func(c *Config, _ *Model) any { return &c.Watch.Interval }, check: checkDuration},
 	{key: "watch.auto", want: wantBool, ptr: func(c *Config, _ *Model) any { return &c.Watch.Auto }},
 	{key: "watch.projects", want: "a list of project dirs or globs", ptr: func(c *Config, _ *Model) any { return &c.Watch.Projects }, check: checkProjects},
+
+	{key: "resume.check", want: wantBool, ptr: func(c *Config, _ *Model) any { return &c.Resume.Check }},
 }
 
 // modelSchema is the keys of a [[model]] block.

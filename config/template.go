@@ -92,4 +92,10 @@ interval = "5s"
 auto = false
 # Project dirs (globs allowed) where auto may run compact-flow; empty = none.
 projects = []
+
+[resume]
+# After a restore, compare the agent's first tool calls (past the recovery steps) with the
+# checkpoint's Next: the status line shows "on plan" or "off plan" until the next prompt, and
+# off plan sends one notification.
+check = true
 `

@@ -121,13 +121,15 @@ func handlerFor(event string) Handler {
 		return postCompact
 	case "SessionStart":
 		return sessionStart
+	case "Stop":
+		return stop
 	}
 	return nil
 }
 
 // Events returns the events that have a handler.
 func Events() []string {
-	return []string{"UserPromptSubmit", "PreCompact", "PostCompact", "SessionStart"}
+	return []string{"UserPromptSubmit", "PreCompact", "PostCompact", "SessionStart", "Stop"}
 }
 
 // Run handles one hook invocation: data is stdin. It writes the answer to stdout and returns the

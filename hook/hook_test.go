@@ -14,7 +14,7 @@ func TestEventsHaveHandlers(t *testing.T) {
 			t.Errorf("%s listed without a handler", e)
 		}
 	}
-	for _, e := range []string{"", "Stop", "Notification", "PreToolUse", "userpromptsubmit"} {
+	for _, e := range []string{"", "stop", "Notification", "PreToolUse", "userpromptsubmit"} {
 		if handlerFor(e) != nil {
 			t.Errorf("%q has a handler", e)
 		}

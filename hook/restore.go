@@ -93,6 +93,7 @@ func pendingRestore(c *Context, h *payload.Hook) string {
 		cs1.Pending = n
 		restore, _ = text(cs1)
 	}
+	armResume(c, h.SessionID, n, restore) // resume.go
 	return restore
 }
 
@@ -172,7 +173,9 @@ func buildRestore(c *Context, id string, n int, trigger string, at time.Time) st
 	if snap != nil {
 		snap.Redact() // a snapshot written before redaction existed
 	}
-	room := maxRestore - utf8.RuneCountInString(b.String()) - 400
+	// The work in flight (inflight.go) comes before the snapshot summary in priority.
+	flight := inFlightRestore(snapPath, snap, snapErr, at, cfg, maxRestore-utf8.RuneCountInString(b.String())-inFlightReserve)
+	room := maxRestore - utf8.RuneCountInString(b.String()) - utf8.RuneCountInString(flight) - 400
 	switch {
 	case snapErr != nil && !usable:
 		if !strings.Contains(b.String(), ckPath) {
@@ -195,6 +198,7 @@ func buildRestore(c *Context, id string, n int, trigger string, at time.Time) st
 		fmt.Fprintf(&b, "No /compact-prep checkpoint was written for this compaction.\nSNAPSHOT SUMMARY (mechanical facts recorded at PreCompact, not a checkpoint: no decisions, no rules): %s\n%s\n\n%s\n",
 			snapPath, snap.Summary(min(fallbackSummary, room)), fallbackInstructions)
 	}
+	b.WriteString(flight)
 	// Whatever else reached the text (a path, a summary line) goes through the same redaction
 	// as the snapshot, the checkpoint and the log.
 	return redact.String(strings.TrimRight(b.String(), "\n"))

@@ -57,5 +57,6 @@ func sessionStart(c *Context, h *payload.Hook) (Output, error) {
 	if text == "" {
 		return Output{}, nil
 	}
+	armResume(c, h.SessionID, n, text) // resume.go
 	return AdditionalContext("SessionStart", text), nil
 }

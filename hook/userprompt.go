@@ -18,6 +18,7 @@ func userPromptSubmit(c *Context, h *payload.Hook) (Output, error) {
 		if err := sessions.RecordPrompt(c.State, h.SessionID, h.PromptID, c.now()); err != nil {
 			c.State.Log("hook", "UserPromptSubmit: recording the prompt: %v", err)
 		}
+		clearVerdict(c.State, h.SessionID) // the resume verdict shows until the next prompt (resume.go)
 	}
 	var parts []string
 	if s := restoreText(c, h); s != "" {

@@ -62,6 +62,7 @@ var Hooks = []HookEntry{
 	{"PreCompact", ""},
 	{"PostCompact", ""},
 	{"SessionStart", "compact"},
+	{"Stop", ""}, // background_tasks and session_crons; the resume check after a restore
 }
 
 // Actions a Change reports.

@@ -1,0 +1,278 @@
+package hook
+
+import (
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/zoneline/zoneline/config"
+	"github.com/zoneline/zoneline/internal/sanitize"
+	"github.com/zoneline/zoneline/snapshot"
+	"github.com/zoneline/zoneline/transcript"
+)
+
+// Sizes of the restore's work-in-flight part.
+const (
+	maxInFlight     = 2500 // characters at most
+	inFlightReserve = 600  // characters left to the rest of the restore
+	maxTodoLines    = 30   // task list items listed
+	maxItemLines    = 20   // background commands, subagents, Stop entries or peers listed, each
+)
+
+// InFlightHeading starts the restore's work-in-flight part.
+const InFlightHeading = "Work in flight at PreCompact"
+
+// inFlightRestore returns the restore's work-in-flight part for the session's newest snapshot
+// (taken at at, within the staleness limit), in at most room characters, or "" when the
+// snapshot records none.
+func inFlightRestore(snapPath string, snap *snapshot.Snapshot, snapErr error, at time.Time, cfg *config.Config, room int) string {
+	if snapErr != nil || snap == nil || snap.InFlight == nil {
+		return ""
+	}
+	if at.Sub(snap.Time) > time.Duration(cfg.Checkpoint.StaleMinutes)*time.Minute {
+		return ""
+	}
+	room = min(room, maxInFlight)
+	if room < minSummary {
+		return ""
+	}
+	lines := inFlightLines(snap)
+	if len(lines) == 0 {
+		return ""
+	}
+	return "\n" + fitList(lines, room, snapPath) + "\n"
+}
+
+// inFlightLines renders the record: each unfinished item with its id and where its output goes,
+// the task list with each status, the permission mode, the workers, and what the record cannot
+// know.
+func inFlightLines(snap *snapshot.Snapshot) []string {
+	in := snap.InFlight
+	f := &in.Flight
+	var items []string
+	add := func(format string, args ...any) { items = append(items, fmt.Sprintf(format, args...)) }
+
+	switch {
+	case f.Mode == "plan":
+		add("- PLAN MODE WAS ON at PreCompact%s: stay in plan mode; present the plan (ExitPlanMode) before any edit or command that changes anything.", planFile(f))
+	case f.PlanSeen:
+		add("- Plan mode was on earlier in this session%s; the permission mode at PreCompact was %s.", planFile(f), orUnknown(f.Mode))
+	case f.Mode != "":
+		add("- Permission mode at PreCompact: %s.", f.Mode)
+	}
+
+	stop := in.Stop
+	finished := 0
+	n := 0
+	for _, b := range f.Background {
+		if b.Stopped || stopSaysGone(stop, b.ID, b.Started) {
+			finished++
+			continue
+		}
+		if n++; n > maxItemLines {
+			continue
+		}
+		add("- background command %s: `%s`%s, output %s, started %s: not known to have finished. Read its output (or TaskOutput %s) before running it again.",
+			idOr(b.ID, b.ToolUseID), b.Command, desc(b.Description), orUnknown(b.Output), clock(b.Started), idOr(b.ID, b.ToolUseID))
+	}
+	more(add, n-maxItemLines, "background commands")
+	if finished > 0 {
+		add("- (%d background command(s) of the part read were stopped or no longer listed by Claude Code: not repeated here.)", finished)
+	}
+	if f.BackgroundDropped > 0 {
+		add("- (%d older background command(s) beyond the record's cap: see the snapshot.)", f.BackgroundDropped)
+	}
+
+	n, done := 0, 0
+	for _, a := range f.Agents {
+		if a.Finished {
+			done++
+			continue
+		}
+		if n++; n > maxItemLines {
+			continue
+		}
+		what := "dispatched, no result came back before the compaction: it may still be running"
+		if a.Background {
+			what = "launched in the background: its report comes as a notification"
+		}
+		out := ""
+		if a.Output != "" {
+			out = ", output " + a.Output
+		}
+		add("- subagent %s (%s)%s, %s, started %s%s. Do not dispatch it again before checking on it.",
+			idOr(a.ID, a.ToolUseID), orUnknown(a.Type), desc(a.Description), what, clock(a.Started), out)
+	}
+	more(add, n-maxItemLines, "subagents")
+	if done > 0 {
+		add("- (%d subagent(s) of the part read returned their result.)", done)
+	}
+	if f.AgentsDropped > 0 {
+		add("- (%d older subagent call(s) beyond the record's cap.)", f.AgentsDropped)
+	}
+
+	taskList(add, "task list (last TodoWrite)", f.Todos, f.TodosDropped)
+	taskList(add, "tasks (TaskCreate/TaskUpdate)", f.Tasks, f.TasksDropped)
+
+	if !stop.Empty() {
+		add("- Claude Code's last Stop (%s) listed as in flight:", clock(stop.Time))
+		for i, t := range stop.Background {
+			if i == maxItemLines {
+				more(add, len(stop.Background)-i, "entries")
+				break
+			}
+			cmd := ""
+			if t.Command != "" {
+				cmd = " `" + t.Command + "`"
+			}
+			add("  - %s %s (%s)%s%s", orUnknown(t.Type), sanitize.ID(t.ID), orUnknown(t.Status), desc(t.Description), cmd)
+		}
+		more(add, stop.BackgroundDropped, "entries (cut from the payload)")
+		for i, c := range stop.Crons {
+			if i == maxItemLines {
+				more(add, len(stop.Crons)-i, "crons")
+				break
+			}
+			rec := "one-shot"
+			if c.Recurring {
+				rec = "recurring"
+			}
+			add("  - scheduled wake-up %s `%s` (%s): %q", sanitize.ID(c.ID), c.Schedule, rec, c.Prompt)
+		}
+		more(add, stop.CronsDropped, "crons (cut from the payload)")
+	}
+
+	if len(items) == 0 && in.Pane == "" && len(in.Peers) == 0 {
+		return nil
+	}
+	var w []string
+	if in.Pane != "" {
+		w = append(w, "this session is tmux pane "+in.Pane)
+	}
+	for i, p := range in.Peers {
+		if i == maxItemLines {
+			break
+		}
+		pane := p.Pane
+		if pane == "" {
+			pane = "no tmux pane"
+		}
+		w = append(w, fmt.Sprintf("session %s (%s, zone %s, last seen %s)", p.SessionID, pane, orUnknown(p.Zone), clock(p.Updated)))
+	}
+	if len(w) > 0 {
+		line := "- Workers: " + strings.Join(w, "; ")
+		if len(in.Peers) > 0 {
+			line += " — other live sessions in this project: coordinate before taking over their work"
+		}
+		if d := in.PeersDropped + max(0, len(in.Peers)-maxItemLines); d > 0 {
+			line += fmt.Sprintf(" (and %d more)", d)
+		}
+		items = append(items, line+".")
+	}
+
+	head := InFlightHeading + " (recorded mechanically by zoneline from the transcript and the hooks). Before dispatching anything again, check each unfinished item below (its output file, TaskOutput, ListAgents): a command or agent started twice does the work twice."
+	if snap.Partial {
+		head += fmt.Sprintf(" The snapshot read only the transcript's last %d MB: an item absent here is not proof it never existed.", transcript.DefaultFactBytes>>20)
+	} else {
+		head += " The snapshot read the whole transcript; items from before an earlier compaction may still be listed."
+	}
+	return append([]string{head}, items...)
+}
+
+// stopSaysGone reports whether the last Stop, recorded after the command started, did not list
+// it (Claude Code lists every in-flight background task there).
+func stopSaysGone(stop *snapshot.StopRecord, id string, started time.Time) bool {
+	if stop == nil || id == "" || started.IsZero() || !stop.Time.After(started) || stop.BackgroundDropped > 0 {
+		return false
+	}
+	for _, t := range stop.Background {
+		if t.ID == id {
+			return false
+		}
+	}
+	return true
+}
+
+func taskList(add func(string, ...any), what string, ts []transcript.Task, dropped int) {
+	if len(ts) == 0 {
+		return
+	}
+	open := 0
+	for _, t := range ts {
+		if t.Unfinished() {
+			open++
+		}
+	}
+	add("- %s, %d item(s), %d not completed:", what, len(ts)+dropped, open)
+	for i, t := range ts {
+		if i == maxTodoLines {
+			more(add, len(ts)-i, "items")
+			break
+		}
+		id := ""
+		if t.ID != "" {
+			id = "#" + t.ID + " "
+		}
+		add("  - [%s] %s%s", orUnknown(t.Status), id, t.Subject)
+	}
+	more(add, dropped, "items beyond the record's cap")
+}
+
+func more(add func(string, ...any), n int, what string) {
+	if n > 0 {
+		add("  … %d more %s", n, what)
+	}
+}
+
+func planFile(f *transcript.Flight) string {
+	if f.PlanFile == "" {
+		return ""
+	}
+	return " (plan file " + f.PlanFile + ")"
+}
+
+func desc(s string) string {
+	if s == "" {
+		return ""
+	}
+	return " \"" + s + "\""
+}
+
+func idOr(id, toolUseID string) string {
+	if id != "" {
+		return sanitize.ID(id)
+	}
+	return sanitize.ID(toolUseID) + " (tool call id)"
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "unknown"
+	}
+	return s
+}
+
+func clock(t time.Time) string {
+	if t.IsZero() {
+		return "at an unrecorded time"
+	}
+	return t.UTC().Format("15:04:05Z")
+}
+
+// fitList joins lines, dropping whole lines from the end to stay within room characters, and
+// says where the rest is.
+func fitList(lines []string, room int, path string) string {
+	var b strings.Builder
+	n := 0
+	for i, l := range lines {
+		c := utf8.RuneCountInString(l) + 1
+		if n+c > room-120 && i < len(lines)-1 || n+c > room {
+			fmt.Fprintf(&b, "[zoneline: %d more line(s) of work in flight in %s]", len(lines)-i, path)
+			return b.String()
+		}
+		b.WriteString(l + "\n")
+		n += c
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
