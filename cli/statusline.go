@@ -162,6 +162,7 @@ func (e *Env) render(data []byte, readErr error, cfg *config.Config, cfgErr erro
 		r.prevKnown = loadErr == nil && s.TranscriptCounted && s.Transcript == p.TranscriptPath
 		e.countCompactions(s, p.TranscriptPath)
 		v.Compactions = s.Compactions
+		v.Resume = e.resumeVerdict(s) // statusline_resume.go
 		s.Tokens, s.Window, s.Zone, s.Model, s.ModelID = v.Tokens, v.Window, v.Zone.String(), v.Model, modelID
 		s.Cwd, s.Project, s.Version = p.Cwd, p.Dir(), p.Version
 		s.Pane, s.TmuxSocket = e.Getenv("TMUX_PANE"), tmuxSocket(e.Getenv("TMUX"))

@@ -160,7 +160,7 @@ func Default() *Config {
 const DefaultCompactInstructions = checkpoint.DefaultCompactInstructions
 
 // DefaultSegments is the default line's segments, in order.
-var DefaultSegments = []string{"zone", "tokens", "bar", "percent", "compact", "nudge", "model", "dir", "branch", "compactions", "problems"}
+var DefaultSegments = []string{"zone", "tokens", "bar", "percent", "compact", "nudge", "model", "dir", "branch", "compactions", "resume", "problems"}
 
 // Segments is every segment name the statusline knows; validation rejects others.
 var Segments = DefaultSegments

@@ -14,8 +14,8 @@ east_asian_width = false
 window = 0
 
 [statusline]
-# Segments per output line. Known: zone tokens bar percent compact nudge model dir branch compactions problems
-lines = [["zone", "tokens", "bar", "percent", "compact", "nudge", "model", "dir", "branch", "compactions", "problems"]]
+# Segments per output line. Known: zone tokens bar percent compact nudge model dir branch compactions resume problems
+lines = [["zone", "tokens", "bar", "percent", "compact", "nudge", "model", "dir", "branch", "compactions", "resume", "problems"]]
 separator = ""   # "" = " · " (unicode) or " | " (ascii)
 bar_width = 10
 indent = 2       # Claude Code indents the status line by 2 columns

@@ -26,4 +26,5 @@ const (
 	PriorityBranch      = 40
 	PriorityBar         = 30
 	PriorityCompactions = 20
+	PriorityResume      = 85 // on / off plan after a restore: shown until the next prompt
 )

@@ -7,7 +7,7 @@ import (
 )
 
 // DefaultLines is the layout used when Options.Lines is nil: one line with every segment.
-var DefaultLines = [][]string{{"zone", "tokens", "bar", "percent", "compact", "nudge", "model", "dir", "branch", "compactions", "problems"}}
+var DefaultLines = [][]string{{"zone", "tokens", "bar", "percent", "compact", "nudge", "model", "dir", "branch", "compactions", "resume", "problems"}}
 
 // span is a run of text in one style. w is its display width (exact reports whether w is
 // exact or an upper bound; see fastWidth); the renderer fills both in.
@@ -67,6 +67,7 @@ var registry = map[string]registered{
 	"dir":         {dirSegment{}, PriorityDir, groupPlace},
 	"branch":      {branchSegment{}, PriorityBranch, groupPlace},
 	"compactions": {compactionsSegment{}, PriorityCompactions, groupNone},
+	"resume":      {resumeSegment{}, PriorityResume, groupNone},
 	"problems":    {problemsSegment{}, PriorityPinned, groupNone},
 }
 

@@ -17,6 +17,9 @@ type View struct {
 	Dir         string // project directory's base name; "" to hide
 	Branch      string // git branch (or short HEAD when detached); "" to hide
 	Compactions int    // compactions seen in this session
+	// Resume is the resume check's verdict after the last restore (ResumeOnPlan, ResumeOffPlan),
+	// "" when there is none to show.
+	Resume string
 	// Tier is the warning tier the session has crossed ("" none, "warn", "dumb" (prep),
 	// "imminent"): a /compact-prep is due. TierReady: a fresh checkpoint is written, so the next
 	// step is /compact.

@@ -1,0 +1,39 @@
+package cli
+
+import (
+	"github.com/zoneline/zoneline/hook"
+	"github.com/zoneline/zoneline/internal/jsonscan"
+	"github.com/zoneline/zoneline/state"
+	"github.com/zoneline/zoneline/statusline"
+)
+
+// resumeVerdict returns the resume check's verdict for the status line (the hook's
+// resume.json, which the next prompt removes): statusline.ResumeOnPlan, ResumeOffPlan or "".
+// Only a session that was compacted reads it: one small read, else nothing.
+func (e *Env) resumeVerdict(s *state.Session) string {
+	if s.Compactions == 0 {
+		return ""
+	}
+	path, err := e.State.SessionFile(s.ID, hook.ResumeFile)
+	if err != nil {
+		return ""
+	}
+	data, err := state.ReadFile(path, 4096)
+	if err != nil {
+		return ""
+	}
+	var v string
+	jsonscan.Decode(data, func(sc *jsonscan.Scanner, k []byte) error {
+		if jsonscan.KeyIs(k, "verdict") {
+			return sc.String("verdict", &v)
+		}
+		return sc.Skip()
+	})
+	switch v {
+	case hook.OnPlan:
+		return statusline.ResumeOnPlan
+	case hook.OffPlan:
+		return statusline.ResumeOffPlan
+	}
+	return ""
+}
