@@ -1,0 +1,316 @@
+package hook
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/zoneline/zoneline/checkpoint"
+	"github.com/zoneline/zoneline/payload"
+	"github.com/zoneline/zoneline/snapshot"
+	"github.com/zoneline/zoneline/transcript"
+)
+
+// inflightFixture is the manual-compaction capture with the transcript replaced by one that
+// holds each kind of work in flight (transcript/testdata/inflight.jsonl, written from the real
+// CLI's record shapes).
+func inflightFixture(t *testing.T) *fixture {
+	t.Helper()
+	f := newFixture(t, "manual-compact-opus-1m")
+	f.payload("hook-manual-PreCompact-*.json") // learn the session id
+	data, err := os.ReadFile("../transcript/testdata/inflight.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(f.tpath, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// stopPayload is a Stop payload of the fixture's session with background_tasks and
+// session_crons as given (raw JSON arrays).
+func (f *fixture) stopPayload(tasks, crons string) []byte {
+	return []byte(fmt.Sprintf(`{"session_id":%q,"transcript_path":%q,"cwd":%q,"permission_mode":"acceptEdits","hook_event_name":"Stop","stop_hook_active":false,"last_assistant_message":"ok","background_tasks":%s,"session_crons":%s}`,
+		f.session, f.tpath, f.cwd, tasks, crons))
+}
+
+func (f *fixture) runData(data []byte) string {
+	f.t.Helper()
+	var out bytes.Buffer
+	if code := Run(f.c, data, nil, &out); code != 0 {
+		f.t.Fatalf("exit %d", code)
+	}
+	return out.String()
+}
+
+// TestRestoreListsWorkInFlight: Stop records what is in flight, PreCompact's snapshot holds it
+// with the transcript's items, and the restore after the compaction lists each unfinished item
+// with its id and output, the task lists with their statuses, plan mode, and the check rule.
+func TestRestoreListsWorkInFlight(t *testing.T) {
+	f := inflightFixture(t)
+	if out := f.runData(f.stopPayload(
+		`[{"id":"bzk3p9","type":"shell","status":"running","description":"Long build","command":"make build-all > /dev/null"}]`,
+		`[{"id":"cron-7","schedule":"*/10 * * * *","recurring":true,"prompt":"check the build"}]`)); out != "" {
+		t.Errorf("Stop printed %q", out)
+	}
+	f.writeCheckpoint(goodCheckpoint(t, f.session))
+	f.run("hook-manual-PreCompact-*.json")
+	_, snap, err := snapshot.Latest(f.c.State, f.session)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if snap.InFlight == nil || len(snap.InFlight.Flight.Background) != 2 || snap.InFlight.Stop == nil || len(snap.InFlight.Stop.Crons) != 1 {
+		t.Fatalf("snapshot in flight = %+v", snap.InFlight)
+	}
+	ctx := additionalContext(t, f.run("hook-manual-SessionStart-compact-01.json"))
+	for _, want := range []string{
+		InFlightHeading, "check each unfinished item",
+		"background command bzk3p9: `make build-all > /dev/null` \"Long build\", output /tmp/claude-0/-home-user-project/tasks/bzk3p9.output",
+		"subagent toolu_ag2 (tool call id) (general-purpose) \"Draft the migration\"", "Do not dispatch it again",
+		"task list (last TodoWrite), 3 item(s), 2 not completed:",
+		"[completed] Write the migration", "[in_progress] Run the migration on staging", "[pending] Update the docs",
+		"[in_progress] #2 Tag the release", "[completed] #1 Review PR 42",
+		"Plan mode was on earlier in this session (plan file /home/user/.claude/plans/quiet-migration.md); the permission mode at PreCompact was acceptEdits",
+		"shell bzk3p9 (running) \"Long build\"", "scheduled wake-up cron-7 `*/10 * * * *` (recurring): \"check the build\"",
+		"the whole transcript",
+	} {
+		if !strings.Contains(ctx, want) {
+			t.Errorf("restore lacks %q", want)
+		}
+	}
+	for _, gone := range []string{"background command w7", "Survey the schema", "Throwaway", "old item"} {
+		if strings.Contains(ctx, gone) {
+			t.Errorf("restore lists %q (stopped, finished, deleted or replaced)", gone)
+		}
+	}
+	t.Log(ctx[strings.Index(ctx, "</checkpoint>"):])
+	if strings.Index(ctx, InFlightHeading) < strings.Index(ctx, "</checkpoint>") {
+		t.Error("the work in flight comes after the checkpoint")
+	}
+	if n := utf8Len(ctx); n > maxRestore {
+		t.Errorf("restore is %d characters", n)
+	}
+}
+
+// TestInFlightPlanModeAndPartial: plan mode on at PreCompact is said loudly; a snapshot of the
+// transcript's tail says that absence is not proof.
+func TestInFlightPlanModeAndPartial(t *testing.T) {
+	snap := &snapshot.Snapshot{Partial: true, InFlight: &snapshot.InFlight{Flight: transcript.Flight{Mode: "plan", PlanSeen: true, PlanFile: "/p/plan.md"},
+		Pane: "%3", Peers: []snapshot.Peer{{SessionID: "11111111-2222-4333-8444-555555555555", Pane: "%5", Zone: "warn"}}}}
+	text := strings.Join(inFlightLines(snap), "\n")
+	for _, want := range []string{"PLAN MODE WAS ON at PreCompact (plan file /p/plan.md)", "absent here is not proof it never existed",
+		"this session is tmux pane %3", "session 11111111-2222-4333-8444-555555555555 (%5, zone warn"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("lacks %q:\n%s", want, text)
+		}
+	}
+	if got := inFlightLines(&snapshot.Snapshot{InFlight: &snapshot.InFlight{}}); got != nil {
+		t.Errorf("nothing in flight: %q", got)
+	}
+}
+
+// TestRestoreInFlightBudget: a full checkpoint (the budget) and a huge, hostile record keep the
+// restore under 10,000 characters, the checkpoint whole, and no escape byte.
+func TestRestoreInFlightBudget(t *testing.T) {
+	f := inflightFixture(t)
+	ck := goodCheckpoint(t, f.session)
+	ck += "\n" + strings.Repeat("- padding line for the budget, kept whole\n", (checkpoint.DefaultBudget-len(ck)-50)/42)
+	f.writeCheckpoint(ck)
+	fl := transcript.Flight{Mode: "plan"}
+	for i := range transcript.MaxFlightBackground {
+		fl.Background = append(fl.Background, transcript.Background{ID: fmt.Sprintf("../../x%d", i), ToolUseID: "t", Command: strings.Repeat("c", 300), Output: "/tmp/" + strings.Repeat("o", 300)})
+	}
+	fl.BackgroundDropped = 9960
+	for i := range transcript.MaxFlightTasks {
+		fl.Todos = append(fl.Todos, transcript.Task{Subject: fmt.Sprintf("%d %s", i, strings.Repeat("t", 300)), Status: "pending"})
+	}
+	stopRec := &snapshot.StopRecord{Time: time.Now()}
+	for range 100 {
+		stopRec.Background = append(stopRec.Background, payload.BackgroundTask{ID: "\x1b[2Jid", Type: "shell", Status: "running"})
+	}
+	snap := &snapshot.Snapshot{Version: snapshot.Version, SessionID: f.session, Time: time.Now().UTC(), InFlight: &snapshot.InFlight{Flight: fl, Stop: stopRec}}
+	if _, err := snapshot.Write(f.c.State, snap, 0); err != nil {
+		t.Fatal(err)
+	}
+	text := buildRestore(f.c, f.session, 1, "manual", time.Now())
+	if n := utf8Len(text); n >= 10000 || n > maxRestore {
+		t.Errorf("restore is %d characters", n)
+	}
+	if !strings.Contains(text, ck[:len(ck)-1]) {
+		t.Error("the checkpoint is not whole")
+	}
+	if !strings.Contains(text, "PLAN MODE WAS ON") || !strings.Contains(text, "more line(s) of work in flight in") {
+		t.Errorf("restore:\n%s", text[strings.Index(text, "</checkpoint>"):])
+	}
+	if strings.ContainsRune(text, 0x1b) {
+		t.Error("an escape byte reached the restore")
+	}
+}
+
+// TestStopRecord: nothing in flight writes nothing; work in flight is kept; nothing again is
+// recorded once, as an empty record.
+func TestStopRecord(t *testing.T) {
+	f := inflightFixture(t)
+	path, _ := snapshot.StopPath(f.c.State, f.session)
+	f.runData(f.stopPayload(`[]`, `[]`))
+	if _, err := os.Lstat(path); !os.IsNotExist(err) {
+		t.Fatalf("nothing in flight wrote %s (%v)", path, err)
+	}
+	f.runData(f.stopPayload(`[{"id":"a\u001b]0;x\u0007","type":"shell","status":"running","description":"../../etc/passwd"}]`, `[]`))
+	r, err := snapshot.LoadStop(f.c.State, f.session)
+	if err != nil || len(r.Background) != 1 || strings.ContainsAny(r.Background[0].ID, "\x1b\x07") || r.Background[0].Description != "../../etc/passwd" {
+		t.Fatalf("record %+v %v", r, err)
+	}
+	f.runData(f.stopPayload(`[]`, `[]`))
+	r, err = snapshot.LoadStop(f.c.State, f.session)
+	if err != nil || !r.Empty() {
+		t.Fatalf("after nothing in flight: %+v %v", r, err)
+	}
+	fi1, _ := os.Lstat(path)
+	time.Sleep(20 * time.Millisecond)
+	f.runData(f.stopPayload(`[]`, `[]`))
+	if fi2, _ := os.Lstat(path); !fi2.ModTime().Equal(fi1.ModTime()) {
+		t.Error("an empty record was rewritten")
+	}
+	// 10,000 background tasks: capped, counted.
+	var b strings.Builder
+	b.WriteString("[")
+	for i := range 10000 {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `{"id":"t%d","type":"shell","status":"running","description":"d"}`, i)
+	}
+	b.WriteString("]")
+	f.runData(f.stopPayload(b.String(), `[]`))
+	r, _ = snapshot.LoadStop(f.c.State, f.session)
+	if len(r.Background) != payload.MaxInFlight || r.BackgroundDropped != 10000-payload.MaxInFlight {
+		t.Errorf("10,000 tasks: %d kept, %d dropped", len(r.Background), r.BackgroundDropped)
+	}
+}
+
+// TestJudge: the first call that is not a recovery step decides.
+func TestJudge(t *testing.T) {
+	p := &resumePending{Checkpoint: "/state/sessions/x/checkpoint.md",
+		Next:     checkpoint.Targets{Commands: []string{"go test ./auth"}, Files: []string{"auth/session.go"}},
+		Recovery: checkpoint.Targets{Commands: []string{"git ls-remote --exit-code origin fix/login"}, Files: []string{"docs/auth.md", "/tmp/b1.output"}}}
+	bash := func(c string) transcript.Call { return transcript.Call{Name: "Bash", Command: c} }
+	file := func(tool, f string) transcript.Call { return transcript.Call{Name: tool, File: f} }
+	tests := []struct {
+		name  string
+		calls []transcript.Call
+		want  string
+	}{
+		{"none", nil, ""},
+		{"recovery only", []transcript.Call{file("Read", p.Checkpoint), bash("zoneline checkpoint reconcile"), {Name: "Skill"}, bash("git ls-remote  --exit-code origin fix/login"), file("Read", "/home/u/p/docs/auth.md"), bash("tail /tmp/b1.output")}, ""},
+		{"next command", []transcript.Call{file("Read", p.Checkpoint), bash("go test ./auth")}, OnPlan},
+		{"next command with flags", []transcript.Call{bash("cd /p && go test ./auth -count=1")}, OnPlan},
+		{"next file", []transcript.Call{file("Edit", "/home/u/p/auth/session.go")}, OnPlan},
+		{"next file read", []transcript.Call{file("Read", "/home/u/p/auth/session.go")}, OnPlan},
+		{"other command", []transcript.Call{file("Read", p.Checkpoint), bash("git push origin main")}, OffPlan},
+		{"other file", []transcript.Call{file("Write", "/home/u/p/README.md"), bash("go test ./auth")}, OffPlan},
+		{"a short part of next is not next", []transcript.Call{bash("go")}, OffPlan},
+		{"another tool", []transcript.Call{{Name: "Agent"}}, OffPlan},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got, _ := judge(tt.calls, p, "/state"); got != tt.want {
+				t.Errorf("judge = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// appendLines appends transcript records.
+func appendLines(t *testing.T, path string, lines ...string) {
+	t.Helper()
+	fh, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	for _, l := range lines {
+		fh.WriteString(l + "\n")
+	}
+}
+
+func toolUseLine(id, name string, input any) string {
+	in, _ := json.Marshal(input)
+	return fmt.Sprintf(`{"type":"assistant","isSidechain":false,"uuid":"u-%s","message":{"id":"m-%s","role":"assistant","content":[{"type":"tool_use","id":%q,"name":%q,"input":%s}]}}`, id, id, id, name, in)
+}
+
+const boundaryLine = `{"parentUuid":null,"isSidechain":false,"type":"system","subtype":"compact_boundary","content":"Conversation compacted","compactMetadata":{"trigger":"manual","preTokens":140120}}`
+
+// TestResumeCheck: after a restore the Stop of the next turn compares the first calls with Next;
+// the verdict shows until the next prompt; off plan is claimed for one notification.
+func TestResumeCheck(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		first   string
+		verdict string
+	}{
+		{"on plan", "go test ./auth", OnPlan},
+		{"off plan", "rm -rf build", OffPlan},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f := inflightFixture(t)
+			f.c.Config.Notify.Enabled = true
+			ckPath := f.writeCheckpoint(goodCheckpoint(t, f.session))
+			f.run("hook-manual-PreCompact-*.json")
+			f.run("hook-manual-SessionStart-compact-01.json")
+			pending, _ := f.c.State.SessionFile(f.session, ResumePendingFile)
+			if _, err := os.Lstat(pending); err != nil {
+				t.Fatalf("the restore did not arm the check: %v", err)
+			}
+			appendLines(t, f.tpath, boundaryLine, toolUseLine("r1", "Read", map[string]string{"file_path": ckPath}))
+			f.runData(f.stopPayload(`[]`, `[]`)) // only a recovery step: still pending
+			verdictPath, _ := f.c.State.SessionFile(f.session, ResumeFile)
+			if _, err := os.Lstat(verdictPath); !os.IsNotExist(err) {
+				t.Fatalf("a verdict after recovery steps only (%v)", err)
+			}
+			appendLines(t, f.tpath, toolUseLine("b1", "Bash", map[string]string{"command": tt.first}), toolUseLine("b2", "Bash", map[string]string{"command": "go test ./auth"}))
+			f.runData(f.stopPayload(`[]`, `[]`))
+			data, err := os.ReadFile(verdictPath)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var v struct {
+				N                   int
+				Verdict, Call, Next string
+			}
+			if err := json.Unmarshal(data, &v); err != nil || v.Verdict != tt.verdict || v.N != 1 || !strings.Contains(v.Call, tt.first) || !strings.Contains(v.Next, "go test ./auth") {
+				t.Errorf("verdict %s (%v)", data, err)
+			}
+			if _, err := os.Lstat(pending); !os.IsNotExist(err) {
+				t.Error("the check is still pending after its verdict")
+			}
+			claim, _ := f.c.State.SessionFile(f.session, resumeNotified+"1")
+			_, err = os.Lstat(claim)
+			if notified := err == nil; notified != (tt.verdict == OffPlan) {
+				t.Errorf("notification claimed %v for %s", notified, tt.verdict)
+			}
+			f.run("hook-manual-UserPromptSubmit-05.json")
+			if _, err := os.Lstat(verdictPath); !os.IsNotExist(err) {
+				t.Error("the next prompt left the verdict")
+			}
+		})
+	}
+}
+
+// TestResumeCheckOff: [resume] check = false arms nothing.
+func TestResumeCheckOff(t *testing.T) {
+	f := inflightFixture(t)
+	f.c.Config.Resume.Check = false
+	f.writeCheckpoint(goodCheckpoint(t, f.session))
+	f.run("hook-manual-PreCompact-*.json")
+	f.run("hook-manual-SessionStart-compact-01.json")
+	pending, _ := f.c.State.SessionFile(f.session, ResumePendingFile)
+	if _, err := os.Lstat(pending); !os.IsNotExist(err) {
+		t.Errorf("armed with the check off (%v)", err)
+	}
+}
