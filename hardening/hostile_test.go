@@ -203,6 +203,19 @@ func generated() []hcase {
 			f.Close()
 		}),
 		transcriptAt("transcript-empty", func(t *testing.T, w *world, p string) { write(t, p, nil) }),
+		// Work in flight (issue 16): 10,000 background tasks in Stop, hostile ids, a huge task list.
+		hcase{name: "stop-10000-background-tasks", stdin: withRaw("background_tasks", hostileTasks(10000))},
+		hcase{name: "stop-hostile-crons", stdin: withRaw("session_crons", []byte(`[{"id":"../../../etc/cron\u001b[2J","schedule":"\u001b]0;pwn\u0007* * * * *","recurring":"yes","prompt":"`+strings.Repeat("p\u202e", 5000)+`"},null,5,"x"]`))},
+		hcase{name: "stop-background-tasks-wrong-types", stdin: withRaw("background_tasks", []byte(`{"id":"x"}`))},
+		transcriptAt("transcript-10000-background-commands", func(t *testing.T, w *world, p string) {
+			tr, _ := os.ReadFile(w.transcript)
+			write(t, p, append(tr, hostileFlight(10000, 5000)...))
+		}),
+		stateSetup("state-inflight-garbage", func(t *testing.T, w *world) {
+			write(t, filepath.Join(sdir(w), "inflight-stop.json"), []byte("\x00{\"background\":[[[\xff"))
+			write(t, filepath.Join(sdir(w), hook.ResumePendingFile), []byte(`{"n":"x","Next":{"Commands":[5]}}`))
+			mkfifo(t, filepath.Join(sdir(w), hook.ResumeFile))
+		}),
 
 		stateSetup("state-read-only-chmod", func(t *testing.T, w *world) {
 			if os.Geteuid() == 0 {
@@ -529,4 +542,38 @@ func TestHostileInput(t *testing.T) {
 			}
 		})
 	}
+}
+
+// hostileTasks is a background_tasks array of n entries with ids that hold escape sequences
+// and ../ (an id must never become a path).
+func hostileTasks(n int) []byte {
+	var b strings.Builder
+	b.WriteString("[")
+	for i := range n {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `{"id":"../../x%d\u001b[31m","type":"shell","status":"running","description":"\u001b]0;t\u0007d%d","command":"rm -rf / #%d"}`, i, i, i)
+	}
+	b.WriteString("]")
+	return []byte(b.String())
+}
+
+// hostileFlight is transcript records: n run_in_background Bash calls whose results name
+// hostile ids and output paths, then one TodoWrite of todos items.
+func hostileFlight(n, todos int) []byte {
+	var b bytes.Buffer
+	for i := range n {
+		fmt.Fprintf(&b, `{"type":"assistant","uuid":"fa%d","message":{"id":"fm%d","content":[{"type":"tool_use","id":"ft%d","name":"Bash","input":{"command":"sleep %d","run_in_background":true}}]}}`+"\n", i, i, i, i)
+		fmt.Fprintf(&b, `{"type":"user","uuid":"fr%d","message":{"content":[{"type":"tool_result","tool_use_id":"ft%d","content":"Command running in background with ID: ../../../tmp/\u001b[2J%d. Output is being written to: ../../\u001b]0;x\u0007%d.output."}]}}`+"\n", i, i, i, i)
+	}
+	b.WriteString(`{"type":"assistant","uuid":"ftodo","message":{"id":"fmt","content":[{"type":"tool_use","id":"ftt","name":"TodoWrite","input":{"todos":[`)
+	for i := range todos {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `{"content":"item %d \u202e\u001b[1m","status":"pending"}`, i)
+	}
+	b.WriteString("]}}]}}\n")
+	return b.Bytes()
 }

@@ -63,37 +63,41 @@ func inFlightLines(snap *snapshot.Snapshot) []string {
 	}
 
 	stop := in.Stop
+	var bgOpen []transcript.Background
 	finished := 0
-	n := 0
 	for _, b := range f.Background {
 		if b.Stopped || stopSaysGone(stop, b.ID, b.Started) {
 			finished++
 			continue
 		}
-		if n++; n > maxItemLines {
-			continue
-		}
-		add("- background command %s: `%s`%s, output %s, started %s: not known to have finished. Read its output (or TaskOutput %s) before running it again.",
-			idOr(b.ID, b.ToolUseID), b.Command, desc(b.Description), orUnknown(b.Output), clock(b.Started), idOr(b.ID, b.ToolUseID))
+		bgOpen = append(bgOpen, b)
 	}
-	more(add, n-maxItemLines, "background commands")
-	if finished > 0 {
-		add("- (%d background command(s) of the part read were stopped or no longer listed by Claude Code: not repeated here.)", finished)
+	if len(bgOpen) > 0 || f.BackgroundDropped > 0 {
+		add("- %d background command(s) not known to have finished%s, most recent first:", len(bgOpen), dropped(f.BackgroundDropped, finished, "stopped or no longer listed by Claude Code"))
 	}
-	if f.BackgroundDropped > 0 {
-		add("- (%d older background command(s) beyond the record's cap: see the snapshot.)", f.BackgroundDropped)
+	for i := len(bgOpen) - 1; i >= 0 && len(bgOpen)-i <= maxItemLines; i-- {
+		b := bgOpen[i]
+		id := idOr(b.ID, b.ToolUseID)
+		add("  - %s: `%s`%s, output %s, started %s. Read its output (or TaskOutput %s) before running it again.",
+			id, b.Command, desc(b.Description), orUnknown(b.Output), clock(b.Started), id)
 	}
+	more(add, len(bgOpen)-maxItemLines, "background commands (older)")
 
-	n, done := 0, 0
+	var agOpen []transcript.Agent
+	done := 0
 	for _, a := range f.Agents {
 		if a.Finished {
 			done++
 			continue
 		}
-		if n++; n > maxItemLines {
-			continue
-		}
-		what := "dispatched, no result came back before the compaction: it may still be running"
+		agOpen = append(agOpen, a)
+	}
+	if len(agOpen) > 0 || f.AgentsDropped > 0 {
+		add("- %d subagent(s) with no result before the compaction%s, most recent first; do not dispatch one again before checking on it:", len(agOpen), dropped(f.AgentsDropped, done, "returned their result"))
+	}
+	for i := len(agOpen) - 1; i >= 0 && len(agOpen)-i <= maxItemLines; i-- {
+		a := agOpen[i]
+		what := "may still be running"
 		if a.Background {
 			what = "launched in the background: its report comes as a notification"
 		}
@@ -101,16 +105,9 @@ func inFlightLines(snap *snapshot.Snapshot) []string {
 		if a.Output != "" {
 			out = ", output " + a.Output
 		}
-		add("- subagent %s (%s)%s, %s, started %s%s. Do not dispatch it again before checking on it.",
-			idOr(a.ID, a.ToolUseID), orUnknown(a.Type), desc(a.Description), what, clock(a.Started), out)
+		add("  - %s (%s)%s, started %s, %s%s.", idOr(a.ID, a.ToolUseID), orUnknown(a.Type), desc(a.Description), clock(a.Started), what, out)
 	}
-	more(add, n-maxItemLines, "subagents")
-	if done > 0 {
-		add("- (%d subagent(s) of the part read returned their result.)", done)
-	}
-	if f.AgentsDropped > 0 {
-		add("- (%d older subagent call(s) beyond the record's cap.)", f.AgentsDropped)
-	}
+	more(add, len(agOpen)-maxItemLines, "subagents (older)")
 
 	taskList(add, "task list (last TodoWrite)", f.Todos, f.TodosDropped)
 	taskList(add, "tasks (TaskCreate/TaskUpdate)", f.Tasks, f.TasksDropped)
@@ -217,6 +214,21 @@ func taskList(add func(string, ...any), what string, ts []transcript.Task, dropp
 		add("  - [%s] %s%s", orUnknown(t.Status), id, t.Subject)
 	}
 	more(add, dropped, "items beyond the record's cap")
+}
+
+// dropped says what a count line leaves out: items beyond the record's cap, and done ones.
+func dropped(capped, done int, doneWhat string) string {
+	var parts []string
+	if capped > 0 {
+		parts = append(parts, fmt.Sprintf("%d older beyond the record's cap", capped))
+	}
+	if done > 0 {
+		parts = append(parts, fmt.Sprintf("%d more %s", done, doneWhat))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, "; ") + ")"
 }
 
 func more(add func(string, ...any), n int, what string) {

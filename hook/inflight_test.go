@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -70,8 +71,10 @@ func TestRestoreListsWorkInFlight(t *testing.T) {
 	ctx := additionalContext(t, f.run("hook-manual-SessionStart-compact-01.json"))
 	for _, want := range []string{
 		InFlightHeading, "check each unfinished item",
-		"background command bzk3p9: `make build-all > /dev/null` \"Long build\", output /tmp/claude-0/-home-user-project/tasks/bzk3p9.output",
-		"subagent toolu_ag2 (tool call id) (general-purpose) \"Draft the migration\"", "Do not dispatch it again",
+		"1 background command(s) not known to have finished (1 more stopped or no longer listed by Claude Code)",
+		"  - bzk3p9: `make build-all > /dev/null` \"Long build\", output /tmp/claude-0/-home-user-project/tasks/bzk3p9.output",
+		"1 subagent(s) with no result before the compaction (1 more returned their result)", "do not dispatch one again",
+		"  - toolu_ag2 (tool call id) (general-purpose) \"Draft the migration\"",
 		"task list (last TodoWrite), 3 item(s), 2 not completed:",
 		"[completed] Write the migration", "[in_progress] Run the migration on staging", "[pending] Update the docs",
 		"[in_progress] #2 Tag the release", "[completed] #1 Review PR 42",
@@ -83,7 +86,7 @@ func TestRestoreListsWorkInFlight(t *testing.T) {
 			t.Errorf("restore lacks %q", want)
 		}
 	}
-	for _, gone := range []string{"background command w7", "Survey the schema", "Throwaway", "old item"} {
+	for _, gone := range []string{"w7:", "Survey the schema", "Throwaway", "old item"} {
 		if strings.Contains(ctx, gone) {
 			t.Errorf("restore lists %q (stopped, finished, deleted or replaced)", gone)
 		}
@@ -312,5 +315,46 @@ func TestResumeCheckOff(t *testing.T) {
 	pending, _ := f.c.State.SessionFile(f.session, ResumePendingFile)
 	if _, err := os.Lstat(pending); !os.IsNotExist(err) {
 		t.Errorf("armed with the check off (%v)", err)
+	}
+}
+
+// TestRestoreHostileTranscript: 10,000 background commands with escape sequences and ../ in
+// their ids and output paths, and a 5,000-item task list: the restore stays under its limit,
+// carries no control character but newlines, and no id became a file.
+func TestRestoreHostileTranscript(t *testing.T) {
+	f := inflightFixture(t)
+	var b strings.Builder
+	for i := range 10000 {
+		fmt.Fprintf(&b, `{"type":"assistant","uuid":"a%d","message":{"id":"m%d","content":[{"type":"tool_use","id":"t%d","name":"Bash","input":{"command":"sleep %d \u001b[2J","run_in_background":true}}]}}`+"\n", i, i, i, i)
+		fmt.Fprintf(&b, `{"type":"user","uuid":"r%d","message":{"content":[{"type":"tool_result","tool_use_id":"t%d","content":"Command running in background with ID: ../../../tmp/zl-pwn-%d\u001b]0;x\u0007. Output is being written to: ../../\u009b31m%d.output."}]}}`+"\n", i, i, i, i)
+	}
+	b.WriteString(`{"type":"assistant","uuid":"todo","message":{"id":"mt","content":[{"type":"tool_use","id":"tt","name":"TodoWrite","input":{"todos":[`)
+	for i := range 5000 {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `{"content":"item %d \u202e\u2066","status":"pending\u001b"}`, i)
+	}
+	b.WriteString("]}}]}}\n")
+	if err := os.WriteFile(f.tpath, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f.writeCheckpoint(goodCheckpoint(t, f.session))
+	f.run("hook-manual-PreCompact-*.json")
+	ctx := additionalContext(t, f.run("hook-manual-SessionStart-compact-01.json"))
+	if n := utf8Len(ctx); n > maxRestore {
+		t.Errorf("restore is %d characters", n)
+	}
+	for _, r := range ctx {
+		if (r < 0x20 && r != '\n') || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == 0x202e || r == 0x2066 {
+			i := strings.IndexRune(ctx, r)
+			t.Fatalf("control or bidi character %U in the restore: %q", r, ctx[max(0, i-200):i+20])
+		}
+	}
+	if !strings.Contains(ctx, "sleep 9999") || !strings.Contains(ctx, "9960 older beyond the record's cap") {
+		t.Errorf("the most recent commands and the drop count are not in the restore")
+	}
+	if m, _ := filepath.Glob("/tmp/zl-pwn-*"); len(m) > 0 {
+		t.Errorf("an id became a file: %v", m)
 	}
 }

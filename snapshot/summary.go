@@ -3,6 +3,8 @@ package snapshot
 import (
 	"fmt"
 	"strings"
+
+	"github.com/zoneline/zoneline/internal/sanitize"
 )
 
 // summaryPrompt is how many characters of one prompt the summary shows.
@@ -33,24 +35,24 @@ func (s *Snapshot) Summary(maxChars int) string {
 		add("last prompts (oldest first, verbatim):")
 		start := max(0, len(s.Prompts)-5)
 		for _, p := range s.Prompts[start:] {
-			add("  > %s", strings.ReplaceAll(cut(p.Text, summaryPrompt), "\n", "\n    "))
+			add("  > %s", strings.ReplaceAll(sanitize.Text(cut(p.Text, summaryPrompt)), "\n", "\n    "))
 		}
 	}
 	if len(s.Files) > 0 {
-		add("files written or edited: %s", strings.Join(last(s.Files, 15), ", "))
+		add("files written or edited: %s", strings.Join(safeAll(last(s.Files, 15)), ", "))
 	}
 	if len(s.Commands) > 0 {
 		add("recent commands:")
 		for _, c := range last(s.Commands, 6) {
 			if c.Description != "" {
-				add("  $ %s   # %s", cut(c.Command, 160), c.Description)
+				add("  $ %s   # %s", sanitize.Line(c.Command, 160), sanitize.Line(c.Description, 160))
 			} else {
-				add("  $ %s", cut(c.Command, 160))
+				add("  $ %s", sanitize.Line(c.Command, 160))
 			}
 		}
 	}
 	if len(s.Skills) > 0 {
-		add("skills and slash commands used: %s", strings.Join(last(s.Skills, 10), ", "))
+		add("skills and slash commands used: %s", strings.Join(safeAll(last(s.Skills, 10)), ", "))
 	}
 	return fit(lines, maxChars)
 }
@@ -75,7 +77,7 @@ func list(xs []string, n int) string {
 	if len(xs) == 0 {
 		return ""
 	}
-	out := ": " + strings.Join(xs[:min(n, len(xs))], "; ")
+	out := ": " + strings.Join(safeAll(xs[:min(n, len(xs))]), "; ")
 	if len(xs) > n {
 		out += fmt.Sprintf("; … %d more", len(xs)-n)
 	}
@@ -87,6 +89,15 @@ func last[T any](xs []T, n int) []T {
 		return xs[len(xs)-n:]
 	}
 	return xs
+}
+
+// safeAll returns each string through sanitize.Line: the summary reaches the agent.
+func safeAll(xs []string) []string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = sanitize.Line(x, 300)
+	}
+	return out
 }
 
 func orNone(s string) string {

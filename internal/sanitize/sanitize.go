@@ -93,3 +93,14 @@ func ID(s string) string {
 	}
 	return "\"" + strings.ReplaceAll(Line(s, 80), "\"", "'") + "\""
 }
+
+// Text is Line for text whose line breaks count (a prompt): each line of s goes through Line
+// (no cap), and "\r\n" and "\r" become "\n".
+func Text(s string) string {
+	s = strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = Line(l, 0)
+	}
+	return strings.Join(lines, "\n")
+}
