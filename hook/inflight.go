@@ -83,17 +83,21 @@ func inFlightLines(snap *snapshot.Snapshot) []string {
 	}
 	more(add, len(bgOpen)-maxItemLines, "background commands (older)")
 
-	var agOpen []transcript.Agent
-	done := 0
+	var agOpen, agDone []transcript.Agent
+	failed := 0
 	for _, a := range f.Agents {
+		if a.Failed {
+			failed++
+			continue
+		}
 		if a.Finished {
-			done++
+			agDone = append(agDone, a)
 			continue
 		}
 		agOpen = append(agOpen, a)
 	}
 	if len(agOpen) > 0 || f.AgentsDropped > 0 {
-		add("- %d subagent(s) with no result before the compaction%s, most recent first; do not dispatch one again before checking on it:", len(agOpen), dropped(f.AgentsDropped, done, "returned their result"))
+		add("- %d subagent(s) with no result before the compaction%s, most recent first; do not dispatch one again before checking on it:", len(agOpen), dropped(f.AgentsDropped, 0, ""))
 	}
 	for i := len(agOpen) - 1; i >= 0 && len(agOpen)-i <= maxItemLines; i-- {
 		a := agOpen[i]
@@ -108,6 +112,22 @@ func inFlightLines(snap *snapshot.Snapshot) []string {
 		add("  - %s (%s)%s, started %s, %s%s.", idOr(a.ID, a.ToolUseID), orUnknown(a.Type), desc(a.Description), clock(a.Started), what, out)
 	}
 	more(add, len(agOpen)-maxItemLines, "subagents (older)")
+	if len(agDone) > 0 {
+		// Finished ones too, briefly: a subagent whose result is lost with the summary is the
+		// one dispatched a second time.
+		var names []string
+		for i := len(agDone) - 1; i >= 0 && len(agDone)-i <= maxItemLines; i-- {
+			a := agDone[i]
+			names = append(names, fmt.Sprintf("%s (%s)%s", idOr(a.ID, a.ToolUseID), orUnknown(a.Type), desc(a.Description)))
+		}
+		if len(agDone) > maxItemLines {
+			names = append(names, fmt.Sprintf("… %d more", len(agDone)-maxItemLines))
+		}
+		add("- subagents that returned their result (its text is in the transcript, not in this summary): %s.", strings.Join(names, "; "))
+	}
+	if failed > 0 {
+		add("- (%d subagent call(s) were refused or failed: they did not run.)", failed)
+	}
 
 	taskList(add, "task list (last TodoWrite)", f.Todos, f.TodosDropped)
 	taskList(add, "tasks (TaskCreate/TaskUpdate)", f.Tasks, f.TasksDropped)

@@ -73,7 +73,8 @@ func TestRestoreListsWorkInFlight(t *testing.T) {
 		InFlightHeading, "check each unfinished item",
 		"1 background command(s) not known to have finished (1 more stopped or no longer listed by Claude Code)",
 		"  - bzk3p9: `make build-all > /dev/null` \"Long build\", output /tmp/claude-0/-home-user-project/tasks/bzk3p9.output",
-		"1 subagent(s) with no result before the compaction (1 more returned their result)", "do not dispatch one again",
+		"1 subagent(s) with no result before the compaction, most recent first", "do not dispatch one again",
+		"subagents that returned their result (its text is in the transcript, not in this summary): toolu_ag1 (tool call id) (Explore) \"Survey the schema\"",
 		"  - toolu_ag2 (tool call id) (general-purpose) \"Draft the migration\"",
 		"task list (last TodoWrite), 3 item(s), 2 not completed:",
 		"[completed] Write the migration", "[in_progress] Run the migration on staging", "[pending] Update the docs",
@@ -86,7 +87,10 @@ func TestRestoreListsWorkInFlight(t *testing.T) {
 			t.Errorf("restore lacks %q", want)
 		}
 	}
-	for _, gone := range []string{"w7:", "Survey the schema", "Throwaway", "old item"} {
+	if !strings.Contains(ctx, "(1 subagent call(s) were refused or failed: they did not run.)") {
+		t.Error("the refused subagent is not counted")
+	}
+	for _, gone := range []string{"w7:", "Throwaway", "old item", "a list that never took", "Refused helper"} {
 		if strings.Contains(ctx, gone) {
 			t.Errorf("restore lists %q (stopped, finished, deleted or replaced)", gone)
 		}

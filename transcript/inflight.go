@@ -65,7 +65,8 @@ type Agent struct {
 	Description string    `json:"description,omitempty"`
 	Background  bool      `json:"background,omitzero"` // run_in_background: the tool result is only the launch
 	Started     time.Time `json:"started,omitzero"`
-	Finished    bool      `json:"finished"` // its tool result came back (for a background agent: never set)
+	Finished    bool      `json:"finished"`        // its tool result came back (for a background agent: never set)
+	Failed      bool      `json:"failed,omitzero"` // the tool result was an error: it did not run, or failed
 	Output      string    `json:"output,omitempty"`
 }
 
@@ -81,12 +82,13 @@ func (t Task) Unfinished() bool { return t.Status != "completed" }
 
 // flightCollector folds tool calls, tool results and mode records into a Flight.
 type flightCollector struct {
-	f        Flight
-	bg       map[string]int    // tool_use id → index in f.Background
-	agents   map[string]int    // tool_use id → index in f.Agents
-	creates  map[string]string // TaskCreate tool_use id → subject, until its result names the id
-	tasks    []Task
-	todosAll int
+	f       Flight
+	bg      map[string]int    // tool_use id → index in f.Background
+	agents  map[string]int    // tool_use id → index in f.Agents
+	creates map[string]string // TaskCreate tool_use id → subject, until its result names the id
+	tasks   []Task
+	todos   map[string][]Task // TodoWrite tool_use id → its list, until its result says it was applied
+	todosID string            // the last TodoWrite whose result has not come: applied at the end
 }
 
 type flightInput struct {
@@ -137,10 +139,14 @@ func (c *flightCollector) tool(b contentBlock, t time.Time) {
 		c.f.Agents = append(c.f.Agents, Agent{ToolUseID: sanitize.Line(b.ID, 80), Type: sanitize.Line(in.SubagentType, 80),
 			Description: sanitize.Line(in.Description, MaxFlightText), Background: truthy(in.RunInBackground), Started: t})
 	case "TodoWrite":
-		c.f.Todos = c.f.Todos[:0]
+		list := []Task{}
 		for _, td := range in.Todos {
-			c.f.Todos = append(c.f.Todos, Task{Subject: sanitize.Line(td.Content, MaxFlightText), Status: sanitize.Line(td.Status, 20)})
+			list = append(list, Task{Subject: sanitize.Line(td.Content, MaxFlightText), Status: sanitize.Line(td.Status, 20)})
 		}
+		if c.todos == nil {
+			c.todos = map[string][]Task{}
+		}
+		c.todos[b.ID], c.todosID = list, b.ID
 	case "TaskCreate":
 		if c.creates == nil {
 			c.creates = map[string]string{}
@@ -185,7 +191,7 @@ func (c *flightCollector) tool(b contentBlock, t time.Time) {
 
 // results records the tool_result blocks of a main-chain user record.
 func (c *flightCollector) results(content []byte) {
-	if len(c.bg) == 0 && len(c.agents) == 0 && len(c.creates) == 0 {
+	if len(c.bg) == 0 && len(c.agents) == 0 && len(c.creates) == 0 && len(c.todos) == 0 {
 		return
 	}
 	var blocks []struct {
@@ -221,6 +227,14 @@ func (c *flightCollector) results(content []byte) {
 				a.Output = sanitize.Line(out, MaxFlightPath)
 			}
 			a.Finished = !a.Background || b.IsError
+			a.Failed = b.IsError
+		}
+		if todos, ok := c.todos[b.ToolUseID]; ok {
+			delete(c.todos, b.ToolUseID)
+			if !b.IsError { // a TodoWrite that failed (the tool is disabled, say) changed nothing
+				c.f.Todos = todos
+				c.todosID = ""
+			}
 		}
 		if subject, ok := c.creates[b.ToolUseID]; ok {
 			delete(c.creates, b.ToolUseID)
@@ -287,6 +301,9 @@ func (c *flightCollector) record(typ string, line []byte) {
 
 // done caps the lists and returns the Flight.
 func (c *flightCollector) done() Flight {
+	if list, ok := c.todos[c.todosID]; ok && c.todosID != "" {
+		c.f.Todos = list // the last call, its result not in the part read (compacted mid-call)
+	}
 	f := c.f
 	f.Background, f.BackgroundDropped = capLast(f.Background, MaxFlightBackground)
 	f.Agents, f.AgentsDropped = capLast(f.Agents, MaxFlightAgents)

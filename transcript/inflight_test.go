@@ -27,8 +27,11 @@ func TestFlightEachKind(t *testing.T) {
 	if w := f.Background[1]; w.ID != "w7" || !w.Stopped {
 		t.Errorf("background[1] = %+v, want w7 stopped (KillShell)", w)
 	}
-	if len(f.Agents) != 2 {
+	if len(f.Agents) != 3 {
 		t.Fatalf("agents = %+v", f.Agents)
+	}
+	if a := f.Agents[2]; !a.Failed || !a.Finished || a.Description != "Refused helper" {
+		t.Errorf("agents[2] = %+v, want failed (the user refused it)", a)
 	}
 	if a := f.Agents[0]; a.Type != "Explore" || a.Description != "Survey the schema" || !a.Finished {
 		t.Errorf("agents[0] = %+v, want finished Explore", a)
@@ -38,7 +41,7 @@ func TestFlightEachKind(t *testing.T) {
 	}
 	wantTodos := []Task{{Subject: "Write the migration", Status: "completed"}, {Subject: "Run the migration on staging", Status: "in_progress"}, {Subject: "Update the docs", Status: "pending"}}
 	if fmt.Sprint(f.Todos) != fmt.Sprint(wantTodos) {
-		t.Errorf("todos = %+v, want %+v (the last TodoWrite)", f.Todos, wantTodos)
+		t.Errorf("todos = %+v, want %+v (the last TodoWrite that took: the one after failed)", f.Todos, wantTodos)
 	}
 	wantTasks := []Task{{ID: "1", Subject: "Review PR 42", Status: "completed"}, {ID: "2", Subject: "Tag the release", Status: "in_progress"}}
 	if fmt.Sprint(f.Tasks) != fmt.Sprint(wantTasks) {
