@@ -35,6 +35,9 @@ func inflightSession(t *testing.T, busAddr string, script []map[string]any) (*Se
 		"ZONELINE_CONFIG":     "{{WORK}}/zoneline.toml",
 		"XDG_RUNTIME_DIR":     "{{WORK}}/xdg/run",
 		"RUNEWIDTH_EASTASIAN": "0",
+		// 2.1.332 disables TodoWrite ("No such tool available: TodoWrite. TodoWrite is disabled
+		// for this session") unless asked for.
+		"CLAUDE_CODE_ENABLE_TODO_TOOLS": "1",
 	}
 	if busAddr != "" {
 		env["DBUS_SESSION_BUS_ADDRESS"] = busAddr
@@ -52,6 +55,9 @@ func inflightSession(t *testing.T, busAddr string, script []map[string]any) (*Se
 			},
 		},
 		Env: env,
+		// Auto mode (the default for an API-key user) sends each subagent call to a server-side
+		// safety check the mock cannot answer: default mode with allow rules instead.
+		ClaudeArgs: []string{"--permission-mode", "default"},
 	})
 	t.Cleanup(func() {
 		if t.Failed() {

@@ -65,15 +65,16 @@ func TestRestoreListsWorkInFlight(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if snap.InFlight == nil || len(snap.InFlight.Flight.Background) != 2 || snap.InFlight.Stop == nil || len(snap.InFlight.Stop.Crons) != 1 {
+	if snap.InFlight == nil || len(snap.InFlight.Flight.Background) != 3 || snap.InFlight.Stop == nil || len(snap.InFlight.Stop.Crons) != 1 {
 		t.Fatalf("snapshot in flight = %+v", snap.InFlight)
 	}
 	ctx := additionalContext(t, f.run("hook-manual-SessionStart-compact-01.json"))
 	for _, want := range []string{
 		InFlightHeading, "check each unfinished item",
-		"1 background command(s) not known to have finished (1 more stopped or no longer listed by Claude Code)",
+		"1 background command(s) not known to have finished (2 more stopped or no longer listed by Claude Code)",
 		"  - bzk3p9: `make build-all > /dev/null` \"Long build\", output /tmp/claude-0/-home-user-project/tasks/bzk3p9.output",
-		"1 subagent(s) with no result before the compaction, most recent first", "do not dispatch one again",
+		"2 subagent(s) with no result before the compaction, most recent first", "do not dispatch one again",
+		"  - a4f00d (general-purpose) \"Watch the deploy\", started 22:00:24Z, launched in the background: its report comes as a notification, output /tmp/claude-0/",
 		"subagents that returned their result (its text is in the transcript, not in this summary): toolu_ag1 (tool call id) (Explore) \"Survey the schema\"",
 		"  - toolu_ag2 (tool call id) (general-purpose) \"Draft the migration\"",
 		"task list (last TodoWrite), 3 item(s), 2 not completed:",
@@ -95,7 +96,6 @@ func TestRestoreListsWorkInFlight(t *testing.T) {
 			t.Errorf("restore lists %q (stopped, finished, deleted or replaced)", gone)
 		}
 	}
-	t.Log(ctx[strings.Index(ctx, "</checkpoint>"):])
 	if strings.Index(ctx, InFlightHeading) < strings.Index(ctx, "</checkpoint>") {
 		t.Error("the work in flight comes after the checkpoint")
 	}

@@ -78,6 +78,7 @@ var harnessPrefixes = []string{
 	"<local-command-", // caveat, stdout, stderr of a /command
 	"<bash-stdout>", "<bash-stderr>",
 	"[Request interrupted by user",
+	"<task-notification>", // background work that ended
 }
 
 // Facts collects, for the PreCompact snapshot, what the end of the
@@ -199,6 +200,9 @@ func (c *collector) line(line []byte) {
 	case "user":
 		if !rec.Sidechain && bytes.Contains(line, toolResultMarker) {
 			c.flight.results(c.content)
+		}
+		if !rec.Sidechain {
+			c.flight.userRecord(line, c.content, rec.Time)
 		}
 		if rec.Sidechain || rec.IsMeta || rec.IsCompactSummary {
 			return

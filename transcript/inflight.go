@@ -54,7 +54,8 @@ type Background struct {
 	Command     string    `json:"command"`
 	Description string    `json:"description,omitempty"`
 	Started     time.Time `json:"started,omitzero"`
-	Stopped     bool      `json:"stopped,omitzero"` // a KillShell or TaskStop call named it
+	Stopped     bool      `json:"stopped,omitzero"` // it ended: a task notification said so, or a KillShell or TaskStop call named it
+	Status      string    `json:"status,omitempty"` // the last status a task notification gave
 }
 
 // Agent is one Agent (or Task) tool call: a subagent.
@@ -223,6 +224,9 @@ func (c *flightCollector) results(content []byte) {
 			if id := after(text, "agentId: ", " "); id != "" {
 				a.ID = sanitize.Line(strings.TrimRight(id, ".,;)"), 80)
 			}
+			if strings.Contains(text, "Async agent launched") {
+				a.Background = true // 2.1.332 runs agents in the background: a task notification ends them
+			}
 			if out := after(text, "output_file: ", "\n"); out != "" {
 				a.Output = sanitize.Line(out, MaxFlightPath)
 			}
@@ -251,6 +255,45 @@ func (c *flightCollector) results(content []byte) {
 	}
 }
 
+// notification reads a main-chain user record's text that is a <task-notification> (Claude
+// Code's message when background work ends): the task's id, tool call id, output file and
+// status.
+func (c *flightCollector) notification(text string) {
+	if !strings.HasPrefix(strings.TrimSpace(text), "<task-notification>") {
+		return
+	}
+	c.taskStatus(between(text, "<task-id>", "</task-id>"), between(text, "<tool-use-id>", "</tool-use-id>"),
+		between(text, "<status>", "</status>"), between(text, "<output-file>", "</output-file>"))
+}
+
+// taskStatus applies a background task's status (a notification or a task_status attachment)
+// to the background command or subagent it names.
+func (c *flightCollector) taskStatus(id, toolUseID, status, output string) {
+	id, status = sanitize.Line(id, 80), sanitize.Line(status, 20)
+	if status == "" || (id == "" && toolUseID == "") {
+		return
+	}
+	ended := status != "running" && status != "pending"
+	for i := range c.f.Background {
+		b := &c.f.Background[i]
+		if (id != "" && b.ID == id) || (toolUseID != "" && b.ToolUseID == toolUseID) {
+			b.Status, b.Stopped = status, b.Stopped || ended
+		}
+	}
+	for i := range c.f.Agents {
+		a := &c.f.Agents[i]
+		if (id != "" && a.ID == id) || (toolUseID != "" && a.ToolUseID == toolUseID) {
+			if ended {
+				a.Finished = true
+				a.Failed = a.Failed || status != "completed"
+			}
+			if a.Output == "" && output != "" {
+				a.Output = sanitize.Line(output, MaxFlightPath)
+			}
+		}
+	}
+}
+
 // mode records a permission mode in force at t.
 func (c *flightCollector) mode(m string, t time.Time) {
 	m = sanitize.Line(m, 40)
@@ -261,6 +304,26 @@ func (c *flightCollector) mode(m string, t time.Time) {
 		c.f.PlanSeen = true
 	}
 	c.f.Mode, c.f.ModeTime = m, t
+}
+
+// userRecord reads what a main-chain user record says beyond its tool results: the permission
+// mode it was sent in, and a task notification.
+func (c *flightCollector) userRecord(line, content []byte, t time.Time) {
+	if bytes.Contains(line, []byte(`"permissionMode"`)) {
+		var r struct {
+			Mode string `json:"permissionMode"`
+		}
+		if json.Unmarshal(line, &r) == nil && r.Mode != "" {
+			c.mode(r.Mode, t)
+		}
+	}
+	if bytes.Contains(content, []byte(`<task-notification>`)) {
+		var text string
+		if json.Unmarshal(content, &text) != nil {
+			text = resultText(content)
+		}
+		c.notification(text)
+	}
 }
 
 // record reads the records that are not user or assistant: permission-mode and the plan_mode
@@ -275,7 +338,7 @@ func (c *flightCollector) record(typ string, line []byte) {
 			c.mode(r.Mode, time.Time{})
 		}
 	case "attachment":
-		if !bytes.Contains(line, []byte(`plan_mode`)) {
+		if !bytes.Contains(line, []byte(`plan_mode`)) && !bytes.Contains(line, []byte(`task_status`)) {
 			return
 		}
 		var r struct {
@@ -284,12 +347,17 @@ func (c *flightCollector) record(typ string, line []byte) {
 				Type     string `json:"type"`
 				PlanFile string `json:"planFilePath"`
 				Sub      bool   `json:"isSubAgent"`
+				TaskID   string `json:"taskId"`
+				Status   string `json:"status"`
+				Output   string `json:"outputFilePath"`
 			} `json:"attachment"`
 		}
 		if json.Unmarshal(line, &r) != nil || r.Sidechain || r.Attachment.Sub {
 			return
 		}
 		switch r.Attachment.Type {
+		case "task_status":
+			c.taskStatus(r.Attachment.TaskID, "", r.Attachment.Status, r.Attachment.Output)
 		case "plan_mode", "plan_mode_reentry":
 			c.f.PlanSeen = true
 			if r.Attachment.PlanFile != "" {

@@ -16,7 +16,7 @@ func TestFlightEachKind(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := fs.Flight
-	if len(f.Background) != 2 {
+	if len(f.Background) != 3 {
 		t.Fatalf("background = %+v, want 2", f.Background)
 	}
 	b := f.Background[0]
@@ -27,8 +27,14 @@ func TestFlightEachKind(t *testing.T) {
 	if w := f.Background[1]; w.ID != "w7" || !w.Stopped {
 		t.Errorf("background[1] = %+v, want w7 stopped (KillShell)", w)
 	}
-	if len(f.Agents) != 3 {
+	if d := f.Background[2]; d.ID != "bdone1" || !d.Stopped || d.Status != "completed" {
+		t.Errorf("background[2] = %+v, want bdone1 completed (task notification)", d)
+	}
+	if len(f.Agents) != 4 {
 		t.Fatalf("agents = %+v", f.Agents)
+	}
+	if a := f.Agents[3]; a.ID != "a4f00d" || !a.Background || a.Finished || a.Output == "" {
+		t.Errorf("agents[3] = %+v, want the async agent a4f00d running with its output file", a)
 	}
 	if a := f.Agents[2]; !a.Failed || !a.Finished || a.Description != "Refused helper" {
 		t.Errorf("agents[2] = %+v, want failed (the user refused it)", a)
