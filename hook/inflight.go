@@ -231,7 +231,11 @@ func taskList(add func(string, ...any), what string, ts []transcript.Task, dropp
 		if t.ID != "" {
 			id = "#" + t.ID + " "
 		}
-		add("  - [%s] %s%s", orUnknown(t.Status), id, t.Subject)
+		subject := t.Subject
+		if subject == "" {
+			subject = "(its subject is not in the part read)"
+		}
+		add("  - [%s] %s%s", orUnknown(t.Status), id, subject)
 	}
 	more(add, dropped, "items beyond the record's cap")
 }

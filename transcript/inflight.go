@@ -90,6 +90,31 @@ type flightCollector struct {
 	tasks   []Task
 	todos   map[string][]Task // TodoWrite tool_use id → its list, until its result says it was applied
 	todosID string            // the last TodoWrite whose result has not come: applied at the end
+	// updates are TaskUpdate calls by tool_use id, applied when their result is not an error
+	// (or, with no result in the part read, at the end, in call order).
+	updates     map[string]taskUpdate
+	updateOrder []string
+}
+
+type taskUpdate struct{ id, status, subject string }
+
+// update applies one TaskUpdate.
+func (c *flightCollector) update(u taskUpdate) {
+	i := slices.IndexFunc(c.tasks, func(t Task) bool { return t.ID == u.id })
+	if i < 0 {
+		c.tasks = append(c.tasks, Task{ID: u.id, Status: "pending"})
+		i = len(c.tasks) - 1
+	}
+	if u.status == "deleted" {
+		c.tasks = slices.Delete(c.tasks, i, i+1)
+		return
+	}
+	if u.status != "" {
+		c.tasks[i].Status = u.status
+	}
+	if u.subject != "" {
+		c.tasks[i].Subject = u.subject
+	}
 }
 
 type flightInput struct {
@@ -154,24 +179,12 @@ func (c *flightCollector) tool(b contentBlock, t time.Time) {
 		}
 		c.creates[b.ID] = sanitize.Line(in.Subject, MaxFlightText)
 	case "TaskUpdate":
-		id := rawID(in.TaskID)
-		i := slices.IndexFunc(c.tasks, func(t Task) bool { return t.ID == id })
-		if i < 0 {
-			if id == "" {
-				return
+		if id := rawID(in.TaskID); id != "" {
+			if c.updates == nil {
+				c.updates = map[string]taskUpdate{}
 			}
-			c.tasks = append(c.tasks, Task{ID: id, Status: "pending"})
-			i = len(c.tasks) - 1
-		}
-		if in.Status == "deleted" {
-			c.tasks = slices.Delete(c.tasks, i, i+1)
-			return
-		}
-		if in.Status != "" {
-			c.tasks[i].Status = sanitize.Line(in.Status, 20)
-		}
-		if in.Subject != "" {
-			c.tasks[i].Subject = sanitize.Line(in.Subject, MaxFlightText)
+			c.updates[b.ID] = taskUpdate{id: id, status: sanitize.Line(in.Status, 20), subject: sanitize.Line(in.Subject, MaxFlightText)}
+			c.updateOrder = append(c.updateOrder, b.ID)
 		}
 	case "KillShell", "KillBash", "TaskStop":
 		id := sanitize.Line(firstNonEmpty(in.ShellID, in.BashID, in.TaskID2, rawID(in.TaskID)), 80)
@@ -192,7 +205,7 @@ func (c *flightCollector) tool(b contentBlock, t time.Time) {
 
 // results records the tool_result blocks of a main-chain user record.
 func (c *flightCollector) results(content []byte) {
-	if len(c.bg) == 0 && len(c.agents) == 0 && len(c.creates) == 0 && len(c.todos) == 0 {
+	if len(c.bg) == 0 && len(c.agents) == 0 && len(c.creates) == 0 && len(c.todos) == 0 && len(c.updates) == 0 {
 		return
 	}
 	var blocks []struct {
@@ -232,6 +245,12 @@ func (c *flightCollector) results(content []byte) {
 			}
 			a.Finished = !a.Background || b.IsError
 			a.Failed = b.IsError
+		}
+		if u, ok := c.updates[b.ToolUseID]; ok {
+			delete(c.updates, b.ToolUseID)
+			if !b.IsError {
+				c.update(u)
+			}
 		}
 		if todos, ok := c.todos[b.ToolUseID]; ok {
 			delete(c.todos, b.ToolUseID)
@@ -371,6 +390,11 @@ func (c *flightCollector) record(typ string, line []byte) {
 func (c *flightCollector) done() Flight {
 	if list, ok := c.todos[c.todosID]; ok && c.todosID != "" {
 		c.f.Todos = list // the last call, its result not in the part read (compacted mid-call)
+	}
+	for _, id := range c.updateOrder {
+		if u, ok := c.updates[id]; ok {
+			c.update(u)
+		}
 	}
 	f := c.f
 	f.Background, f.BackgroundDropped = capLast(f.Background, MaxFlightBackground)
