@@ -3,6 +3,7 @@ package payload
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -254,4 +255,30 @@ func FuzzDecodeStatusline(f *testing.F) {
 			t.Fatal("nil hook")
 		}
 	})
+}
+
+// TestStopInFlight decodes Stop's background_tasks and session_crons: the recorded (empty) ones
+// and a full one with the fields the CLI documents; more than MaxInFlight are counted.
+func TestStopInFlight(t *testing.T) {
+	for _, f := range fixtures(t, "hook-*-Stop-*.json") {
+		data, _ := os.ReadFile(f)
+		h, err := DecodeHook(data)
+		if err != nil || !h.InFlight.Empty() {
+			t.Errorf("%s: %+v %v", f, h.InFlight, err)
+		}
+	}
+	h, err := DecodeHook([]byte(`{"hook_event_name":"Stop","background_tasks":[{"id":"b1","type":"shell","status":"running","description":"d","command":"sleep 9"},{"id":"a1","type":"subagent","status":"pending","description":"e","agent_type":"Explore","server":"x"}],"session_crons":[{"id":"c1","schedule":"0 9 * * 1-5","recurring":true,"prompt":"p"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := InFlight{Background: []BackgroundTask{{ID: "b1", Type: "shell", Status: "running", Description: "d", Command: "sleep 9"}, {ID: "a1", Type: "subagent", Status: "pending", Description: "e", AgentType: "Explore"}},
+		Crons: []Cron{{ID: "c1", Schedule: "0 9 * * 1-5", Recurring: true, Prompt: "p"}}}
+	if fmt.Sprint(h.InFlight) != fmt.Sprint(want) {
+		t.Errorf("in flight = %+v, want %+v", h.InFlight, want)
+	}
+	big := `{"hook_event_name":"Stop","background_tasks":[` + strings.Repeat(`{"id":"x"},`, MaxInFlight+4) + `{"id":"y"}]}`
+	h, _ = DecodeHook([]byte(big))
+	if len(h.InFlight.Background) != MaxInFlight || h.InFlight.BackgroundDropped != 5 {
+		t.Errorf("%d kept, %d dropped", len(h.InFlight.Background), h.InFlight.BackgroundDropped)
+	}
 }
