@@ -34,7 +34,7 @@ type hcase struct {
 func events() []string {
 	evs := hook.Events()
 	slices.Sort(evs)
-	return append(evs, "Stop", "SessionEnd", "NoSuchEvent", "")
+	return append(evs, "SessionEnd", "NoSuchEvent", "")
 }
 
 // basePayload is a statusline and hook payload at once, every field present.

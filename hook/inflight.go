@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/zoneline/zoneline/config"
-	"github.com/zoneline/zoneline/internal/sanitize"
+	"github.com/zoneline/zoneline/internal/safetext"
 	"github.com/zoneline/zoneline/snapshot"
 	"github.com/zoneline/zoneline/transcript"
 )
@@ -143,7 +143,7 @@ func inFlightLines(snap *snapshot.Snapshot) []string {
 			if t.Command != "" {
 				cmd = " `" + t.Command + "`"
 			}
-			add("  - %s %s (%s)%s%s", orUnknown(t.Type), sanitize.ID(t.ID), orUnknown(t.Status), desc(t.Description), cmd)
+			add("  - %s %s (%s)%s%s", orUnknown(t.Type), quoteID(t.ID), orUnknown(t.Status), desc(t.Description), cmd)
 		}
 		more(add, stop.BackgroundDropped, "entries (cut from the payload)")
 		for i, c := range stop.Crons {
@@ -155,7 +155,7 @@ func inFlightLines(snap *snapshot.Snapshot) []string {
 			if c.Recurring {
 				rec = "recurring"
 			}
-			add("  - scheduled wake-up %s `%s` (%s): %q", sanitize.ID(c.ID), c.Schedule, rec, c.Prompt)
+			add("  - scheduled wake-up %s `%s` (%s): %q", quoteID(c.ID), c.Schedule, rec, c.Prompt)
 		}
 		more(add, stop.CronsDropped, "crons (cut from the payload)")
 	}
@@ -277,9 +277,9 @@ func desc(s string) string {
 
 func idOr(id, toolUseID string) string {
 	if id != "" {
-		return sanitize.ID(id)
+		return quoteID(id)
 	}
-	return sanitize.ID(toolUseID) + " (tool call id)"
+	return quoteID(toolUseID) + " (tool call id)"
 }
 
 func orUnknown(s string) string {
@@ -311,4 +311,22 @@ func fitList(lines []string, room int, path string) string {
 		n += c
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// quoteID returns an id from outside as it is when it is a plain identifier (letters, digits,
+// "-", "_", ".", ":", "#", "@", at most 200 bytes, not "." or ".."), else clipped and quoted:
+// an id is shown, never used as a path.
+func quoteID(s string) string {
+	if s != "" && len(s) <= 200 && s != "." && s != ".." {
+		ok := true
+		for i := 0; i < len(s) && ok; i++ {
+			c := s[i]
+			ok = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
+				c == '-' || c == '_' || c == '.' || c == ':' || c == '#' || c == '@'
+		}
+		if ok {
+			return s
+		}
+	}
+	return "\"" + strings.ReplaceAll(safetext.Clip(s, 80), "\"", "'") + "\""
 }

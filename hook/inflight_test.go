@@ -201,6 +201,17 @@ func TestStopRecord(t *testing.T) {
 	}
 }
 
+func TestQuoteID(t *testing.T) {
+	for in, want := range map[string]string{
+		"bzk3p9": "bzk3p9", "toolu_01AbC": "toolu_01AbC", "../../etc/passwd": `"../../etc/passwd"`,
+		"..": `".."`, "a\x1b[2Jb": `"a[2Jb"`, `q"uote`: `"q'uote"`, "": `""`,
+	} {
+		if got := quoteID(in); got != want {
+			t.Errorf("quoteID(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
 // TestJudge: the first call that is not a recovery step decides.
 func TestJudge(t *testing.T) {
 	p := &resumePending{Checkpoint: "/state/sessions/x/checkpoint.md",

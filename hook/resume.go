@@ -11,7 +11,7 @@ import (
 
 	"github.com/zoneline/zoneline/checkpoint"
 	"github.com/zoneline/zoneline/internal/jsonscan"
-	"github.com/zoneline/zoneline/internal/sanitize"
+	"github.com/zoneline/zoneline/internal/safetext"
 	"github.com/zoneline/zoneline/notify"
 	"github.com/zoneline/zoneline/payload"
 	"github.com/zoneline/zoneline/snapshot"
@@ -133,7 +133,7 @@ func resumeCheck(c *Context, h *payload.Hook) {
 		return
 	}
 	os.Remove(path)
-	c.State.Log("hook", "Stop: resume after compaction %d: %s plan (first action %s; Next %s)", p.N, verdict, call, sanitize.Line(next, 200))
+	c.State.Log("hook", "Stop: resume after compaction %d: %s plan (first action %s; Next %s)", p.N, verdict, call, safetext.Clip(next, 200))
 	if verdict == OffPlan {
 		notifyOffPlan(c, h, p.N, call, next)
 	}
@@ -236,11 +236,11 @@ func normCmd(s string) string { return strings.Join(strings.Fields(s), " ") }
 func describeCall(cl transcript.Call) string {
 	switch {
 	case cl.Name == "Bash":
-		return sanitize.Line("Bash `"+cl.Command+"`", 160)
+		return safetext.Clip("Bash `"+cl.Command+"`", 160)
 	case cl.File != "":
-		return sanitize.Line(cl.Name+" "+cl.File, 160)
+		return safetext.Clip(cl.Name+" "+cl.File, 160)
 	}
-	return sanitize.Line(cl.Name, 60)
+	return safetext.Clip(cl.Name, 60)
 }
 
 // writeVerdict writes ResumeFile (by hand: the status line reads it with jsonscan).
@@ -256,7 +256,7 @@ func writeVerdict(d state.Dir, id string, n int, verdict, call, next string, now
 	b = append(b, `,"call":`...)
 	b = jsonscan.AppendString(b, call)
 	b = append(b, `,"next":`...)
-	b = jsonscan.AppendString(b, sanitize.Line(next, 300))
+	b = jsonscan.AppendString(b, safetext.Clip(next, 300))
 	b = append(b, `,"time":`...)
 	b = jsonscan.AppendString(b, now.UTC().Format(time.RFC3339Nano))
 	b = append(b, "}\n"...)
@@ -281,8 +281,8 @@ func notifyOffPlan(c *Context, h *payload.Hook, n int, call, next string) {
 	if h.Cwd == "" || project == "." || project == "/" {
 		project = "Claude Code"
 	}
-	note := notify.Notification{Title: "zoneline: off plan after compaction · " + sanitize.Line(project, 60),
-		Body:    sanitize.Line("First action: "+call+". The checkpoint's Next: "+next+". Ask the agent what its next action is.", 400),
+	note := notify.Notification{Title: "zoneline: off plan after compaction · " + safetext.Clip(project, 60),
+		Body:    safetext.Clip("First action: "+call+". The checkpoint's Next: "+next+". Ask the agent what its next action is.", 400),
 		AppName: cfg.Notify.AppName, Urgency: cfg.Notify.Urgency}
 	if err := (notify.Spawner{Getenv: c.Getenv, StateDir: c.State.Root}).Spawn(note); err != nil {
 		c.State.Log("hook", "Stop: off-plan notification: %v", err)

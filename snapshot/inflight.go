@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/zoneline/zoneline/internal/jsonscan"
-	"github.com/zoneline/zoneline/internal/sanitize"
+	"github.com/zoneline/zoneline/internal/safetext"
 	"github.com/zoneline/zoneline/payload"
 	"github.com/zoneline/zoneline/sessions"
 	"github.com/zoneline/zoneline/state"
@@ -105,7 +105,7 @@ func appendStop(b []byte, f *payload.InFlight, now time.Time) []byte {
 		b = append(b, '"')
 		b = append(b, key...)
 		b = append(b, `":`...)
-		b = jsonscan.AppendString(b, sanitize.Line(v, MaxStopText))
+		b = jsonscan.AppendString(b, safetext.Clip(v, MaxStopText))
 		if comma {
 			b = append(b, ',')
 		}
@@ -183,7 +183,7 @@ func inFlight(in Input, f transcript.Flight) *InFlight {
 	}
 	project := in.Cwd
 	if self != nil {
-		out.Pane = sanitize.Line(self.Pane, 40)
+		out.Pane = safetext.Clip(self.Pane, 40)
 		if self.Project != "" {
 			project = self.Project
 		}
@@ -196,8 +196,8 @@ func inFlight(in Input, f transcript.Flight) *InFlight {
 			out.PeersDropped++
 			continue
 		}
-		out.Peers = append(out.Peers, Peer{SessionID: e.ID, Pane: sanitize.Line(e.Pane, 40), Zone: sanitize.Line(e.Zone, 20),
-			Cwd: sanitize.Line(e.Cwd, transcript.MaxFlightPath), Updated: e.Updated})
+		out.Peers = append(out.Peers, Peer{SessionID: e.ID, Pane: safetext.Clip(e.Pane, 40), Zone: safetext.Clip(e.Zone, 20),
+			Cwd: safetext.Clip(e.Cwd, transcript.MaxFlightPath), Updated: e.Updated})
 	}
 	return out
 }

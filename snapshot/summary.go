@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/zoneline/zoneline/internal/sanitize"
+	"github.com/zoneline/zoneline/internal/safetext"
 )
 
 // summaryPrompt is how many characters of one prompt the summary shows.
@@ -35,7 +35,7 @@ func (s *Snapshot) Summary(maxChars int) string {
 		add("last prompts (oldest first, verbatim):")
 		start := max(0, len(s.Prompts)-5)
 		for _, p := range s.Prompts[start:] {
-			add("  > %s", strings.ReplaceAll(sanitize.Text(cut(p.Text, summaryPrompt)), "\n", "\n    "))
+			add("  > %s", strings.ReplaceAll(safetext.Text(cut(p.Text, summaryPrompt)), "\n", "\n    "))
 		}
 	}
 	if len(s.Files) > 0 {
@@ -45,9 +45,9 @@ func (s *Snapshot) Summary(maxChars int) string {
 		add("recent commands:")
 		for _, c := range last(s.Commands, 6) {
 			if c.Description != "" {
-				add("  $ %s   # %s", sanitize.Line(c.Command, 160), sanitize.Line(c.Description, 160))
+				add("  $ %s   # %s", safetext.Clip(c.Command, 160), safetext.Clip(c.Description, 160))
 			} else {
-				add("  $ %s", sanitize.Line(c.Command, 160))
+				add("  $ %s", safetext.Clip(c.Command, 160))
 			}
 		}
 	}
@@ -91,11 +91,11 @@ func last[T any](xs []T, n int) []T {
 	return xs
 }
 
-// safeAll returns each string through sanitize.Line: the summary reaches the agent.
+// safeAll returns each string through safetext.Clip: the summary reaches the agent.
 func safeAll(xs []string) []string {
 	out := make([]string, len(xs))
 	for i, x := range xs {
-		out[i] = sanitize.Line(x, 300)
+		out[i] = safetext.Clip(x, 300)
 	}
 	return out
 }

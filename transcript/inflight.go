@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/zoneline/zoneline/internal/sanitize"
+	"github.com/zoneline/zoneline/internal/safetext"
 )
 
 // Bounds of a Flight: the most recent items are kept, the rest counted as dropped.
@@ -21,7 +21,7 @@ const (
 
 // Flight is the work in flight that the part of a transcript read records, mechanically: the
 // background commands started, the subagents dispatched, the latest task list, the permission
-// mode and the plan file. Every string is sanitized (sanitize.Line) and bounded. Lists are
+// mode and the plan file. Every string is sanitized (safetext.Clip) and bounded. Lists are
 // oldest first.
 type Flight struct {
 	Background        []Background `json:"background,omitempty"`
@@ -155,19 +155,19 @@ func (c *flightCollector) tool(b contentBlock, t time.Time) {
 			c.bg = map[string]int{}
 		}
 		c.bg[b.ID] = len(c.f.Background)
-		c.f.Background = append(c.f.Background, Background{ToolUseID: sanitize.Line(b.ID, 80),
-			Command: sanitize.Line(in.Command, MaxFlightText), Description: sanitize.Line(in.Description, MaxFlightText), Started: t})
+		c.f.Background = append(c.f.Background, Background{ToolUseID: safetext.Clip(b.ID, 80),
+			Command: safetext.Clip(in.Command, MaxFlightText), Description: safetext.Clip(in.Description, MaxFlightText), Started: t})
 	case "Agent", "Task":
 		if c.agents == nil {
 			c.agents = map[string]int{}
 		}
 		c.agents[b.ID] = len(c.f.Agents)
-		c.f.Agents = append(c.f.Agents, Agent{ToolUseID: sanitize.Line(b.ID, 80), Type: sanitize.Line(in.SubagentType, 80),
-			Description: sanitize.Line(in.Description, MaxFlightText), Background: truthy(in.RunInBackground), Started: t})
+		c.f.Agents = append(c.f.Agents, Agent{ToolUseID: safetext.Clip(b.ID, 80), Type: safetext.Clip(in.SubagentType, 80),
+			Description: safetext.Clip(in.Description, MaxFlightText), Background: truthy(in.RunInBackground), Started: t})
 	case "TodoWrite":
 		list := []Task{}
 		for _, td := range in.Todos {
-			list = append(list, Task{Subject: sanitize.Line(td.Content, MaxFlightText), Status: sanitize.Line(td.Status, 20)})
+			list = append(list, Task{Subject: safetext.Clip(td.Content, MaxFlightText), Status: safetext.Clip(td.Status, 20)})
 		}
 		if c.todos == nil {
 			c.todos = map[string][]Task{}
@@ -177,17 +177,17 @@ func (c *flightCollector) tool(b contentBlock, t time.Time) {
 		if c.creates == nil {
 			c.creates = map[string]string{}
 		}
-		c.creates[b.ID] = sanitize.Line(in.Subject, MaxFlightText)
+		c.creates[b.ID] = safetext.Clip(in.Subject, MaxFlightText)
 	case "TaskUpdate":
 		if id := rawID(in.TaskID); id != "" {
 			if c.updates == nil {
 				c.updates = map[string]taskUpdate{}
 			}
-			c.updates[b.ID] = taskUpdate{id: id, status: sanitize.Line(in.Status, 20), subject: sanitize.Line(in.Subject, MaxFlightText)}
+			c.updates[b.ID] = taskUpdate{id: id, status: safetext.Clip(in.Status, 20), subject: safetext.Clip(in.Subject, MaxFlightText)}
 			c.updateOrder = append(c.updateOrder, b.ID)
 		}
 	case "KillShell", "KillBash", "TaskStop":
-		id := sanitize.Line(firstNonEmpty(in.ShellID, in.BashID, in.TaskID2, rawID(in.TaskID)), 80)
+		id := safetext.Clip(firstNonEmpty(in.ShellID, in.BashID, in.TaskID2, rawID(in.TaskID)), 80)
 		for i := range c.f.Background {
 			if id != "" && c.f.Background[i].ID == id {
 				c.f.Background[i].Stopped = true
@@ -198,7 +198,7 @@ func (c *flightCollector) tool(b contentBlock, t time.Time) {
 	case "ExitPlanMode":
 		c.f.PlanSeen = true
 		if in.PlanFile != "" {
-			c.f.PlanFile = sanitize.Line(in.PlanFile, MaxFlightPath)
+			c.f.PlanFile = safetext.Clip(in.PlanFile, MaxFlightPath)
 		}
 	}
 }
@@ -224,8 +224,8 @@ func (c *flightCollector) results(content []byte) {
 		if i, ok := c.bg[b.ToolUseID]; ok {
 			text := resultText(b.Content)
 			bg := &c.f.Background[i]
-			bg.ID = sanitize.Line(after(text, "with ID: ", ". "), 80)
-			bg.Output = sanitize.Line(after(text, "Output is being written to: ", ". "), MaxFlightPath)
+			bg.ID = safetext.Clip(after(text, "with ID: ", ". "), 80)
+			bg.Output = safetext.Clip(after(text, "Output is being written to: ", ". "), MaxFlightPath)
 			bg.Output = strings.TrimSuffix(bg.Output, ".")
 			if b.IsError {
 				bg.Stopped = true
@@ -235,13 +235,13 @@ func (c *flightCollector) results(content []byte) {
 			a := &c.f.Agents[i]
 			text := resultText(b.Content)
 			if id := after(text, "agentId: ", " "); id != "" {
-				a.ID = sanitize.Line(strings.TrimRight(id, ".,;)"), 80)
+				a.ID = safetext.Clip(strings.TrimRight(id, ".,;)"), 80)
 			}
 			if strings.Contains(text, "Async agent launched") {
 				a.Background = true // 2.1.332 runs agents in the background: a task notification ends them
 			}
 			if out := after(text, "output_file: ", "\n"); out != "" {
-				a.Output = sanitize.Line(out, MaxFlightPath)
+				a.Output = safetext.Clip(out, MaxFlightPath)
 			}
 			a.Finished = !a.Background || b.IsError
 			a.Failed = b.IsError
@@ -269,7 +269,7 @@ func (c *flightCollector) results(content []byte) {
 			if id == "" || b.IsError {
 				continue
 			}
-			c.tasks = append(c.tasks, Task{ID: sanitize.Line(id, 40), Subject: subject, Status: "pending"})
+			c.tasks = append(c.tasks, Task{ID: safetext.Clip(id, 40), Subject: subject, Status: "pending"})
 		}
 	}
 }
@@ -288,7 +288,7 @@ func (c *flightCollector) notification(text string) {
 // taskStatus applies a background task's status (a notification or a task_status attachment)
 // to the background command or subagent it names.
 func (c *flightCollector) taskStatus(id, toolUseID, status, output string) {
-	id, status = sanitize.Line(id, 80), sanitize.Line(status, 20)
+	id, status = safetext.Clip(id, 80), safetext.Clip(status, 20)
 	if status == "" || (id == "" && toolUseID == "") {
 		return
 	}
@@ -307,7 +307,7 @@ func (c *flightCollector) taskStatus(id, toolUseID, status, output string) {
 				a.Failed = a.Failed || status != "completed"
 			}
 			if a.Output == "" && output != "" {
-				a.Output = sanitize.Line(output, MaxFlightPath)
+				a.Output = safetext.Clip(output, MaxFlightPath)
 			}
 		}
 	}
@@ -315,7 +315,7 @@ func (c *flightCollector) taskStatus(id, toolUseID, status, output string) {
 
 // mode records a permission mode in force at t.
 func (c *flightCollector) mode(m string, t time.Time) {
-	m = sanitize.Line(m, 40)
+	m = safetext.Clip(m, 40)
 	if m == "" {
 		return
 	}
@@ -380,7 +380,7 @@ func (c *flightCollector) record(typ string, line []byte) {
 		case "plan_mode", "plan_mode_reentry":
 			c.f.PlanSeen = true
 			if r.Attachment.PlanFile != "" {
-				c.f.PlanFile = sanitize.Line(r.Attachment.PlanFile, MaxFlightPath)
+				c.f.PlanFile = safetext.Clip(r.Attachment.PlanFile, MaxFlightPath)
 			}
 		}
 	}
@@ -437,9 +437,9 @@ func rawID(raw json.RawMessage) string {
 		if json.Unmarshal(raw, &s) != nil {
 			return ""
 		}
-		return sanitize.Line(s, 40)
+		return safetext.Clip(s, 40)
 	}
-	return sanitize.Line(string(raw), 40)
+	return safetext.Clip(string(raw), 40)
 }
 
 // resultText returns a tool_result's content as text: a string, or its text blocks joined.

@@ -1,0 +1,27 @@
+package safetext
+
+import "testing"
+
+func TestClip(t *testing.T) {
+	tests := []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"plain text", 0, "plain text"},
+		{"a\x1b[31mred\x1b[0m", 0, "a[31mred[0m"},
+		{"osc \x1b]0;title\x07 end", 0, "osc ]0;title end"},
+		{"bidi \u202egnp.exe\u202c", 0, "bidi gnp.exe"},
+		{"line\nbreak\r\n\ttab", 0, "line break tab"},
+		{"  trim  ", 0, "trim"},
+		{"bad \xff utf8", 0, "bad \ufffd utf8"},
+		{"abcdef", 3, "abc…"},
+		{"ünïcödé", 4, "ünïc…"},
+		{"abc", 3, "abc"},
+	}
+	for _, tt := range tests {
+		if got := Clip(tt.in, tt.n); got != tt.want {
+			t.Errorf("Clip(%q, %d) = %q, want %q", tt.in, tt.n, got, tt.want)
+		}
+	}
+}
