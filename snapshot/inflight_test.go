@@ -1,0 +1,41 @@
+package snapshot
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/zoneline/zoneline/payload"
+	"github.com/zoneline/zoneline/state"
+)
+
+// TestInFlightRegistry: the snapshot's work in flight names this session's tmux pane and the
+// other live sessions of the same project (not those of other projects, not stale ones), and
+// carries the last Stop's record.
+func TestInFlightRegistry(t *testing.T) {
+	d := state.Dir{Root: filepath.Join(t.TempDir(), "state")}
+	now := time.Now().UTC()
+	self := "11111111-1111-4111-8111-111111111111"
+	for _, s := range []state.Session{
+		{ID: self, Updated: now, Project: "/p", Cwd: "/p", Pane: "%1", Zone: "warn"},
+		{ID: "22222222-2222-4222-8222-222222222222", Updated: now, Project: "/p", Cwd: "/p/sub", Pane: "%2", Zone: "smart"},
+		{ID: "33333333-3333-4333-8333-333333333333", Updated: now, Project: "/other", Cwd: "/other", Pane: "%3"},
+		{ID: "44444444-4444-4444-8444-444444444444", Updated: now.Add(-24 * time.Hour), Project: "/p", Cwd: "/p", Pane: "%4"},
+	} {
+		s := s
+		if err := d.SaveSession(&s); err != nil {
+			t.Fatal(err)
+		}
+		path, _ := d.SessionFile(s.ID, state.SessionFileName)
+		os.Chtimes(path, s.Updated, s.Updated) // the file's time counts as the last render
+	}
+	if err := RecordStop(d, self, &payload.InFlight{Background: []payload.BackgroundTask{{ID: "b1", Type: "shell", Status: "running"}}}, now); err != nil {
+		t.Fatal(err)
+	}
+	s := Take(t.Context(), Input{SessionID: self, Cwd: "/p", Now: now, State: &d})
+	in := s.InFlight
+	if in == nil || in.Pane != "%1" || len(in.Peers) != 1 || in.Peers[0].Pane != "%2" || in.Stop == nil || in.Stop.Background[0].ID != "b1" {
+		t.Fatalf("in flight = %+v", in)
+	}
+}
