@@ -118,12 +118,16 @@ func inFlightLines(snap *snapshot.Snapshot) []string {
 		var names []string
 		for i := len(agDone) - 1; i >= 0 && len(agDone)-i <= maxItemLines; i-- {
 			a := agDone[i]
-			names = append(names, fmt.Sprintf("%s (%s)%s", idOr(a.ID, a.ToolUseID), orUnknown(a.Type), desc(a.Description)))
+			out := ""
+			if a.Output != "" {
+				out = ", output " + a.Output
+			}
+			names = append(names, fmt.Sprintf("%s (%s)%s%s", idOr(a.ID, a.ToolUseID), orUnknown(a.Type), desc(a.Description), out))
 		}
 		if len(agDone) > maxItemLines {
 			names = append(names, fmt.Sprintf("… %d more", len(agDone)-maxItemLines))
 		}
-		add("- subagents that returned their result (its text is in the transcript, not in this summary): %s.", strings.Join(names, "; "))
+		add("- subagents that returned their result (in the transcript or their output file, not in this summary): %s.", strings.Join(names, "; "))
 	}
 	if failed > 0 {
 		add("- (%d subagent call(s) were refused or failed: they did not run.)", failed)

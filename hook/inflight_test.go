@@ -75,7 +75,7 @@ func TestRestoreListsWorkInFlight(t *testing.T) {
 		"  - bzk3p9: `make build-all > /dev/null` \"Long build\", output /tmp/claude-0/-home-user-project/tasks/bzk3p9.output",
 		"2 subagent(s) with no result before the compaction, most recent first", "do not dispatch one again",
 		"  - a4f00d (general-purpose) \"Watch the deploy\", started 22:00:24Z, launched in the background: its report comes as a notification, output /tmp/claude-0/",
-		"subagents that returned their result (its text is in the transcript, not in this summary): toolu_ag1 (tool call id) (Explore) \"Survey the schema\"",
+		"subagents that returned their result (in the transcript or their output file, not in this summary): toolu_ag1 (tool call id) (Explore) \"Survey the schema\"",
 		"  - toolu_ag2 (tool call id) (general-purpose) \"Draft the migration\"",
 		"task list (last TodoWrite), 3 item(s), 2 not completed:",
 		"[completed] Write the migration", "[in_progress] Run the migration on staging", "[pending] Update the docs",

@@ -220,3 +220,19 @@ func TestProblemsNeverHidden(t *testing.T) {
 		t.Errorf("problems left out of the layout: %q", got)
 	}
 }
+
+// TestResumeSegment: the resume verdict shows as "on plan" or "OFF PLAN", nothing without one.
+func TestResumeSegment(t *testing.T) {
+	for _, tt := range []struct{ resume, want, not string }{
+		{ResumeOnPlan, "on plan", "OFF PLAN"},
+		{ResumeOffPlan, "OFF PLAN", "on plan"},
+		{"", "", "plan"},
+		{"garbage", "", "plan"},
+	} {
+		v := View{Zone: zones.Smart, Tokens: 1000, Window: 200_000, Resume: tt.resume}
+		line := Render(v, Options{Profile: termcolor.Ascii, Lines: [][]string{{"zone", "resume"}}, Width: 80})
+		if !strings.Contains(line, tt.want) || strings.Contains(line, tt.not) {
+			t.Errorf("resume %q: %q", tt.resume, line)
+		}
+	}
+}
