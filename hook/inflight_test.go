@@ -1,7 +1,6 @@
 package hook
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -40,14 +39,6 @@ func (f *fixture) stopPayload(tasks, crons string) []byte {
 		f.session, f.tpath, f.cwd, tasks, crons))
 }
 
-func (f *fixture) runData(data []byte) string {
-	f.t.Helper()
-	var out bytes.Buffer
-	if code := Run(f.c, data, nil, &out); code != 0 {
-		f.t.Fatalf("exit %d", code)
-	}
-	return out.String()
-}
 
 // TestRestoreListsWorkInFlight: Stop records what is in flight, PreCompact's snapshot holds it
 // with the transcript's items, and the restore after the compaction lists each unfinished item

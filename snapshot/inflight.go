@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/zoneline/zoneline/internal/jsonscan"
+	"github.com/zoneline/zoneline/internal/redact"
 	"github.com/zoneline/zoneline/internal/safetext"
 	"github.com/zoneline/zoneline/payload"
 	"github.com/zoneline/zoneline/sessions"
@@ -105,7 +106,7 @@ func appendStop(b []byte, f *payload.InFlight, now time.Time) []byte {
 		b = append(b, '"')
 		b = append(b, key...)
 		b = append(b, `":`...)
-		b = jsonscan.AppendString(b, safetext.Clip(v, MaxStopText))
+		b = jsonscan.AppendString(b, safetext.Clip(redact.String(v), MaxStopText))
 		if comma {
 			b = append(b, ',')
 		}
@@ -200,4 +201,37 @@ func inFlight(in Input, f transcript.Flight) *InFlight {
 			Cwd: safetext.Clip(e.Cwd, transcript.MaxFlightPath), Updated: e.Updated})
 	}
 	return out
+}
+
+// redact passes every free-text string of the record (commands, descriptions, subjects, cron
+// prompts, paths) through the one redaction: a token typed into a background command must not
+// come back in the restore.
+func (in *InFlight) redact() {
+	if in == nil {
+		return
+	}
+	f := &in.Flight
+	for i := range f.Background {
+		b := &f.Background[i]
+		b.Command, b.Description, b.Output = redact.String(b.Command), redact.String(b.Description), redact.String(b.Output)
+	}
+	for i := range f.Agents {
+		a := &f.Agents[i]
+		a.Description, a.Output = redact.String(a.Description), redact.String(a.Output)
+	}
+	for _, ts := range [][]transcript.Task{f.Todos, f.Tasks} {
+		for i := range ts {
+			ts[i].Subject = redact.String(ts[i].Subject)
+		}
+	}
+	f.PlanFile = redact.String(f.PlanFile)
+	if r := in.Stop; r != nil {
+		for i := range r.Background {
+			t := &r.Background[i]
+			t.Command, t.Description = redact.String(t.Command), redact.String(t.Description)
+		}
+		for i := range r.Crons {
+			r.Crons[i].Prompt = redact.String(r.Crons[i].Prompt)
+		}
+	}
 }

@@ -3,11 +3,13 @@ package snapshot
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/zoneline/zoneline/payload"
 	"github.com/zoneline/zoneline/state"
+	"github.com/zoneline/zoneline/transcript"
 )
 
 // TestInFlightRegistry: the snapshot's work in flight names this session's tmux pane and the
@@ -37,5 +39,26 @@ func TestInFlightRegistry(t *testing.T) {
 	in := s.InFlight
 	if in == nil || in.Pane != "%1" || len(in.Peers) != 1 || in.Peers[0].Pane != "%2" || in.Stop == nil || in.Stop.Background[0].ID != "b1" {
 		t.Fatalf("in flight = %+v", in)
+	}
+}
+
+// TestInFlightRedacted: a token in a background command, a cron prompt or a Stop entry does not
+// reach the snapshot.
+func TestInFlightRedacted(t *testing.T) {
+	d := state.Dir{Root: filepath.Join(t.TempDir(), "state")}
+	self := "11111111-1111-4111-8111-111111111111"
+	tok := "ghp_" + "abcdefghijklmnopqrstuvwxyz0123456789"
+	if err := RecordStop(d, self, &payload.InFlight{Background: []payload.BackgroundTask{{ID: "b1", Command: "curl -H 'Authorization: token " + tok + "' x"}},
+		Crons: []payload.Cron{{ID: "c", Prompt: "use " + tok}}}, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	r, err := LoadStop(d, self)
+	if err != nil || strings.Contains(r.Background[0].Command, tok) || strings.Contains(r.Crons[0].Prompt, tok) {
+		t.Errorf("the Stop record keeps the token: %+v %v", r, err)
+	}
+	in := &InFlight{Flight: transcript.Flight{Background: []transcript.Background{{Command: "export T=" + tok}}}}
+	in.redact()
+	if strings.Contains(in.Flight.Background[0].Command, tok) {
+		t.Errorf("not redacted: %q", in.Flight.Background[0].Command)
 	}
 }

@@ -116,6 +116,7 @@ func Take(ctx context.Context, in Input) *Snapshot {
 		s.problem("no transcript_path in the payload")
 		s.InFlight = inFlight(in, transcript.Flight{})
 	}
+	s.InFlight.redact()
 	if in.Cwd != "" && filepath.IsAbs(in.Cwd) {
 		s.Git = gitState(ctx, in.Cwd)
 	}
@@ -134,6 +135,7 @@ func (s *Snapshot) Redact() {
 		c := &s.Commands[i]
 		c.Command, c.Description = cut(redact.String(c.Command), MaxPrompt), redact.String(c.Description)
 	}
+	s.InFlight.redact() // inflight.go
 }
 
 func (s *Snapshot) problem(format string, args ...any) {
