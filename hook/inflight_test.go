@@ -39,7 +39,6 @@ func (f *fixture) stopPayload(tasks, crons string) []byte {
 		f.session, f.tpath, f.cwd, tasks, crons))
 }
 
-
 // TestRestoreListsWorkInFlight: Stop records what is in flight, PreCompact's snapshot holds it
 // with the transcript's items, and the restore after the compaction lists each unfinished item
 // with its id and output, the task lists with their statuses, plan mode, and the check rule.
