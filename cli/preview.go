@@ -54,7 +54,7 @@ func runPreview(e *Env, args []string) int {
 	pe.Getenv = func(k string) string {
 		if k == "COLUMNS" {
 			if *width > 0 {
-				return fmt.Sprint(*width + cfg.Statusline.Indent)
+				return fmt.Sprint(*width + reserve(cfg))
 			}
 			return ""
 		}

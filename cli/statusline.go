@@ -177,7 +177,7 @@ func (e *Env) render(data []byte, readErr error, cfg *config.Config, cfgErr erro
 		Glyphs:    cfg.Glyphs,
 		Lines:     cfg.Statusline.Lines,
 		Separator: cfg.Statusline.Separator,
-		Width:     columns(e.Getenv("COLUMNS"), cfg.Statusline.Indent),
+		Width:     columns(e.Getenv("COLUMNS"), reserve(cfg)),
 		EastAsian: cfg.EastAsianWidth,
 		BarWidth:  cfg.Statusline.BarWidth,
 	}
@@ -352,13 +352,25 @@ func settingsFiles(claudeDir, projectDir string) []string {
 	return files
 }
 
-// columns returns the width available to the line: COLUMNS minus Claude Code's indent.
-func columns(v string, indent int) int {
+// rightMargin is the columns Claude Code 2.1.332 keeps free at the right of a status line row,
+// beside the indent at its left ([statusline] indent, 2): it shows at most COLUMNS − 4 columns
+// of a row, and a row of COLUMNS − 3 is cut with "…" (measured at 57 to 200 columns by
+// e2e.TestStatuslineReserve).
+const rightMargin = 2
+
+// reserve is how many of COLUMNS the line must leave to Claude Code: the indent (config, 2 by
+// default) and the right margin.
+func reserve(cfg *config.Config) int {
+	return cfg.Statusline.Indent + rightMargin
+}
+
+// columns returns the width available to the line: COLUMNS minus what Claude Code reserves.
+func columns(v string, reserve int) int {
 	n, err := strconv.Atoi(strings.TrimSpace(v))
 	if err != nil || n <= 0 {
 		return 0
 	}
-	return max(n-indent, 1)
+	return max(n-reserve, 1)
 }
 
 // tmuxSocket returns the socket path from $TMUX ("socket,pid,session").

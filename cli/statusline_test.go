@@ -394,3 +394,67 @@ func TestStatuslineNeverBlank(t *testing.T) {
 		}
 	}
 }
+
+// TestStatuslineReserve: at every pane width the line leaves Claude Code its 4 columns
+// (indent 2 and a right margin of 2, measured by e2e.TestStatuslineReserve), dropping whole
+// segments: each segment shown is one of the unfitted line's, never cut, and no "…".
+func TestStatuslineReserve(t *testing.T) {
+	payload := fixture(t, "statusline-edge-07-ctx-190k.json")
+	render := func(cols string, vars map[string]string) string {
+		v := map[string]string{"COLUMNS": cols, "NO_COLOR": "1"}
+		for k, x := range vars {
+			v[k] = x
+		}
+		e, out, _ := testEnv(t, payload, v)
+		if code := e.Run([]string{"statusline"}); code != 0 {
+			t.Fatalf("exit %d", code)
+		}
+		return strings.TrimRight(out.String(), "\n")
+	}
+	full := strings.Fields(render("", nil))
+	if len(full) < 10 {
+		t.Fatalf("the unfitted line has %d words: %q", len(full), full)
+	}
+	for cols := 40; cols <= 220; cols++ {
+		line := render(fmt.Sprint(cols), nil)
+		if w := len([]rune(line)); w > cols-4 {
+			t.Errorf("COLUMNS=%d: the line is %d wide, Claude Code shows %d: %q", cols, w, cols-4, line)
+		}
+		if strings.Contains(line, "…") {
+			t.Errorf("COLUMNS=%d: a segment was cut: %q", cols, line)
+		}
+		if !wordSubsequence(strings.Fields(line), full) {
+			t.Errorf("COLUMNS=%d: %q is not whole segments of %q", cols, line, full)
+		}
+	}
+	// The indent is the config's: indent = 0 gives the line two more columns.
+	cfg := filepath.Join(t.TempDir(), "config.toml")
+	if err := os.WriteFile(cfg, []byte("[statusline]\nindent = 0\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for cols := 40; cols <= 120; cols++ {
+		def, zero := render(fmt.Sprint(cols), nil), render(fmt.Sprint(cols), map[string]string{"ZONELINE_CONFIG": cfg})
+		if w := len([]rune(zero)); w > cols-2 {
+			t.Errorf("COLUMNS=%d indent=0: %d wide, want at most %d", cols, w, cols-2)
+		}
+		if len([]rune(zero)) < len([]rune(def)) {
+			t.Errorf("COLUMNS=%d: indent = 0 gave a shorter line (%q) than the default (%q)", cols, zero, def)
+		}
+	}
+}
+
+// wordSubsequence reports whether the words of a fitted line are the unfitted line's words, in
+// order, some left out: a segment cut mid-way leaves a partial word.
+func wordSubsequence(words, full []string) bool {
+	i := 0
+	for _, w := range words {
+		for i < len(full) && full[i] != w {
+			i++
+		}
+		if i == len(full) {
+			return false
+		}
+		i++
+	}
+	return true
+}

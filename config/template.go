@@ -18,7 +18,7 @@ window = 0
 lines = [["zone", "tokens", "bar", "percent", "compact", "nudge", "model", "dir", "branch", "compactions", "resume", "problems"]]
 separator = ""   # "" = " · " (unicode) or " | " (ascii)
 bar_width = 10
-indent = 2       # Claude Code indents the status line by 2 columns
+indent = 2       # Claude Code indents the status line by 2 columns (and keeps 2 more at the right)
 
 [autocompact]
 # Where Claude Code auto-compacts. Computed from the window as Claude Code does, honouring

@@ -846,3 +846,24 @@ func slug(s string, max int) string {
 	}
 	return out
 }
+
+// Resize sets the pane to cols columns (rows unchanged) with tmux resize-window, as a user
+// dragging the terminal would; Claude Code redraws and passes the new COLUMNS to the status
+// line command at its next run.
+func (s *Session) Resize(cols int) {
+	s.t.Helper()
+	if _, err := s.tmux("resize-window", "-t", "cc", "-x", strconv.Itoa(cols), "-y", strconv.Itoa(s.opts.Rows)); err != nil {
+		s.Fatalf("resizing the pane to %d columns: %v", cols, err)
+	}
+	s.opts.Cols = cols
+}
+
+// Cols is the pane's width as tmux reports it.
+func (s *Session) Cols() int {
+	out, err := s.tmux("display", "-p", "-t", "cc", "#{pane_width}")
+	if err != nil {
+		return 0
+	}
+	n, _ := strconv.Atoi(strings.TrimSpace(out))
+	return n
+}

@@ -41,10 +41,17 @@ func (w zoneWant) matches(plain string) bool {
 // config path that does not exist (so zoneline uses its defaults).
 func zonelineSession(t *testing.T, model string) *Session {
 	t.Helper()
+	return zonelineSessionCols(t, model, 0)
+}
+
+// zonelineSessionCols is zonelineSession in a pane cols wide (0: the harness's 200).
+func zonelineSessionCols(t *testing.T, model string, cols int) *Session {
+	t.Helper()
 	Require(t)
 	bins := Build(t)
 	s := Start(t, Options{
 		Model: model,
+		Cols:  cols,
 		Settings: map[string]any{
 			"statusLine": map[string]any{"type": "command", "command": ShellQuote(bins.Zoneline) + " statusline"},
 		},
@@ -138,6 +145,9 @@ func expectZone(t *testing.T, s *Session, step string, w zoneWant) {
 	if strings.Contains(plain, "⚠") {
 		t.Errorf("%s: the status line shows a warning segment: %q", step, plain)
 	}
+	if strings.Contains(plain, "…") {
+		t.Errorf("%s: the status line is cut (…): %q", step, plain)
+	}
 	checkZoneColour(t, step, area, w)
 }
 
@@ -198,58 +208,66 @@ func expectAfterCompact(t *testing.T, s *Session, step, stale string) {
 
 // TestStatuslineZones runs zoneline as the real statusLine of Claude Code and
 // walks the default zones of a 200k window (with a /compact) and of a 1M
-// window, checking zone word, figures and colour after each turn.
+// window, checking zone word, figures and colour after each turn, in a 200-column pane and
+// again in an 80-column (200k, with ↻1 after the compaction) and a 120-column pane (1M):
+// the narrow lines drop whole segments and are never cut by Claude Code (no "…").
 func TestStatuslineZones(t *testing.T) {
 	Require(t)
 	Build(t) // once, before the sessions start
+	t.Run("sonnet-200k", func(t *testing.T) { walkSonnet(t, 0) })
+	t.Run("sonnet-200k-80cols", func(t *testing.T) { walkSonnet(t, 80) })
+	t.Run("opus-1m", func(t *testing.T) { walkOpus(t, 0) })
+	t.Run("opus-1m-120cols", func(t *testing.T) { walkOpus(t, 120) })
+}
 
-	t.Run("sonnet-200k", func(t *testing.T) {
-		t0 := time.Now()
-		s := zonelineSession(t, "claude-sonnet-4-5-20250929")
-		expectNonBlank(t, s, "startup (no usage yet)")
+// walkSonnet walks a 200k window's zones, /compact, and a turn after it, in a pane cols wide.
+func walkSonnet(t *testing.T, cols int) {
+	t0 := time.Now()
+	s := zonelineSessionCols(t, "claude-sonnet-4-5-20250929", cols)
+	expectNonBlank(t, s, "startup (no usage yet)")
 
-		steps := []struct {
-			ctx  int
-			want zoneWant
-		}{
-			{20_000, zoneWant{"SMART", "20k", "200k", "green"}},
-			{85_000, zoneWant{"WARN", "85k", "200k", "yellow"}},
-			{125_000, zoneWant{"DUMB", "125k", "200k", "red"}},
-		}
-		for i, st := range steps {
-			s.MockUsage(Context(st.ctx))
-			s.Prompt("turn " + string(rune('1'+i)) + " please")
-			expectZone(t, s, st.want.tokens+" context", st.want)
-		}
+	steps := []struct {
+		ctx  int
+		want zoneWant
+	}{
+		{20_000, zoneWant{"SMART", "20k", "200k", "green"}},
+		{85_000, zoneWant{"WARN", "85k", "200k", "yellow"}},
+		{125_000, zoneWant{"DUMB", "125k", "200k", "red"}},
+	}
+	for i, st := range steps {
+		s.MockUsage(Context(st.ctx))
+		s.Prompt("turn " + string(rune('1'+i)) + " please")
+		expectZone(t, s, st.want.tokens+" context", st.want)
+	}
 
-		s.Command("/compact")
-		expectAfterCompact(t, s, "after /compact", "125k")
+	s.Command("/compact")
+	expectAfterCompact(t, s, "after /compact", "125k")
 
-		s.Prompt("after the compaction")
-		if r := s.Requests(KindMain); len(r) == 0 || r[len(r)-1].UsageSent == nil || r[len(r)-1].UsageSent.Total() != 12_000 {
-			t.Errorf("the post-compact turn was not answered with the mock's 12k base (main requests: %d)", len(r))
-		}
-		expectZone(t, s, "12k after compact", zoneWant{"SMART", "12k", "200k", "green"})
-		t.Logf("sonnet-200k took %.1fs", time.Since(t0).Seconds())
-	})
+	s.Prompt("after the compaction")
+	if r := s.Requests(KindMain); len(r) == 0 || r[len(r)-1].UsageSent == nil || r[len(r)-1].UsageSent.Total() != 12_000 {
+		t.Errorf("the post-compact turn was not answered with the mock's 12k base (main requests: %d)", len(r))
+	}
+	expectZone(t, s, "12k after compact", zoneWant{"SMART", "12k", "200k", "green"})
+	t.Logf("sonnet-200k (%d columns) took %.1fs", s.Cols(), time.Since(t0).Seconds())
+}
 
-	t.Run("opus-1m", func(t *testing.T) {
-		t0 := time.Now()
-		s := zonelineSession(t, "") // Claude Code's default: claude-opus-5-5, 1M
-		expectNonBlank(t, s, "startup (no usage yet)")
-		steps := []struct {
-			ctx  int
-			want zoneWant
-		}{
-			{20_000, zoneWant{"SMART", "20k", "1M", "green"}},
-			{130_000, zoneWant{"WARN", "130k", "1M", "yellow"}},
-			{260_000, zoneWant{"DUMB", "260k", "1M", "red"}},
-		}
-		for i, st := range steps {
-			s.MockUsage(Context(st.ctx))
-			s.Prompt("turn " + string(rune('1'+i)) + " please")
-			expectZone(t, s, st.want.tokens+" context", st.want)
-		}
-		t.Logf("opus-1m took %.1fs", time.Since(t0).Seconds())
-	})
+// walkOpus walks a 1M window's zones in a pane cols wide.
+func walkOpus(t *testing.T, cols int) {
+	t0 := time.Now()
+	s := zonelineSessionCols(t, "", cols) // Claude Code's default: claude-opus-5-5, 1M
+	expectNonBlank(t, s, "startup (no usage yet)")
+	steps := []struct {
+		ctx  int
+		want zoneWant
+	}{
+		{20_000, zoneWant{"SMART", "20k", "1M", "green"}},
+		{130_000, zoneWant{"WARN", "130k", "1M", "yellow"}},
+		{260_000, zoneWant{"DUMB", "260k", "1M", "red"}},
+	}
+	for i, st := range steps {
+		s.MockUsage(Context(st.ctx))
+		s.Prompt("turn " + string(rune('1'+i)) + " please")
+		expectZone(t, s, st.want.tokens+" context", st.want)
+	}
+	t.Logf("opus-1m (%d columns) took %.1fs", s.Cols(), time.Since(t0).Seconds())
 }
