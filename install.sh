@@ -10,7 +10,9 @@
 #
 #   --prefix DIR    install into DIR/bin (default: $PREFIX, else $HOME/.local)
 #   --no-register   build and install the binaries only (also: ZONELINE_NO_REGISTER=1)
-#   --dry-run, --force, --project
+#   --dry-run       build into a temp dir (removed), show what would be installed and the
+#                   settings diff: nothing is written anywhere
+#   --force, --project
 #                   passed to `zoneline install` (see `zoneline install -h`)
 #
 # Works with bash 3.2 and BSD tools (macOS) as well as Linux.
@@ -24,14 +26,16 @@ prefix=${PREFIX:-${HOME:?HOME is not set}/.local}
 register=1
 if [ "${ZONELINE_NO_REGISTER:-}" = "1" ]; then register=0; fi
 install_args=""
+dry=0
 
 while [ $# -gt 0 ]; do
 	case $1 in
 	--prefix) [ $# -ge 2 ] || die "--prefix needs a directory"; prefix=$2; shift ;;
 	--prefix=*) prefix=${1#--prefix=} ;;
 	--no-register) register=0 ;;
-	--dry-run|--force|--project|-dry-run|-force|-project) install_args="$install_args $1" ;;
-	-h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--dry-run|-dry-run) dry=1; install_args="$install_args --dry-run" ;;
+	--force|--project|-force|-project) install_args="$install_args $1" ;;
+	-h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown option $1 (see ./install.sh --help)" ;;
 	esac
 	shift
@@ -40,7 +44,9 @@ done
 command -v go >/dev/null 2>&1 || die "go is not on PATH: install Go (see go.mod for the version) from https://go.dev/dl/ and run me again"
 
 bindir=$prefix/bin
-mkdir -p "$bindir" || die "cannot create $bindir: choose another place with --prefix DIR"
+if [ "$dry" = 0 ]; then
+	mkdir -p "$bindir" || die "cannot create $bindir: choose another place with --prefix DIR"
+fi
 
 version=dev
 if command -v git >/dev/null 2>&1 && git -C "$root" rev-parse --git-dir >/dev/null 2>&1; then
@@ -67,20 +73,28 @@ if [ -d "$root/cmd/zoneline-notify" ]; then
 	names="$names zoneline-notify"
 fi
 
-# Move into place: a rename, so a zoneline that Claude Code is running right now is not
-# overwritten in place.
-for n in $names; do
-	cp "$tmp/$n$exe" "$bindir/.$n$exe.new" || die "cannot write to $bindir"
-	chmod 755 "$bindir/.$n$exe.new"
-	mv -f "$bindir/.$n$exe.new" "$bindir/$n$exe"
-	say "installed $bindir/$n$exe"
-done
-
 zl=$bindir/zoneline$exe
-got=$("$zl" version 2>&1) || die "the installed $zl does not run: $got"
+if [ "$dry" = 1 ]; then
+	# A dry run runs the binary it built, from the temp dir, and writes nothing: not the
+	# binaries, not the settings, not the skills or the config.
+	for n in $names; do say "dry run: would install $bindir/$n$exe"; done
+	run=$tmp/zoneline$exe
+else
+	# Move into place: a rename, so a zoneline that Claude Code is running right now is not
+	# overwritten in place.
+	for n in $names; do
+		cp "$tmp/$n$exe" "$bindir/.$n$exe.new" || die "cannot write to $bindir"
+		chmod 755 "$bindir/.$n$exe.new"
+		mv -f "$bindir/.$n$exe.new" "$bindir/$n$exe"
+		say "installed $bindir/$n$exe"
+	done
+	run=$zl
+fi
+
+got=$("$run" version 2>&1) || die "the installed $run does not run: $got"
 case $got in
 *"$version"*) say "check: $got" ;;
-*) die "the installed $zl answers \"$got\", expected version $version" ;;
+*) die "the installed $run answers \"$got\", expected version $version" ;;
 esac
 
 case ":${PATH:-}:" in
@@ -94,23 +108,35 @@ esac
 if [ "$register" = 1 ]; then
 	say ""
 	# shellcheck disable=SC2086 # install_args is a list of known flags
-	"$zl" install $install_args || die "zoneline install failed (see above); nothing else to undo: run it again once fixed"
+	"$run" install -bin "$zl" $install_args || die "zoneline install failed (see above); nothing else to undo: run it again once fixed"
 else
 	say ""
 	say "not registered with Claude Code (--no-register); run '$zl install' when you want it"
 fi
 
 say ""
-"$zl" preview || true
+"$run" preview || true
+
+if [ "$dry" = 1 ]; then
+	say ""
+	say "dry run: nothing was written (run ./install.sh without --dry-run to install)"
+	exit 0
+fi
 
 zlcmd=zoneline
 case ":${PATH:-}:" in *":$bindir:"*) ;; *) zlcmd="'$zl'" ;; esac
+config=$("$zl" config path 2>/dev/null || true)
+if [ -n "$config" ] && [ -f "$config" ]; then
+	tune="edit $config, then: $zlcmd config check"
+else
+	tune="$zlcmd config init"
+fi
 cat <<NEXT
 
 What next:
   - Start Claude Code (or a new session): the line above appears under the prompt box.
   - Check that everything works, and what to fix:  $zlcmd doctor
   - Before you compact, in Claude Code:            /compact-prep   (a checkpoint that survives)
-  - Tune thresholds and segments:                  $zlcmd config init
+  - Tune thresholds and segments:                  $tune
   - Take out exactly what install added:           $zlcmd uninstall   (--purge: config and state too)
 NEXT

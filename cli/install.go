@@ -20,11 +20,13 @@ type installOptions struct {
 	force   bool // install: replace a foreign statusLine, overwrite edited skill files
 	dryRun  bool // print the diff, change nothing
 	purge   bool // uninstall: remove config and state too
+	bin     string // install: the zoneline Claude Code is to run; "" means this binary
 }
 
 func runInstall(e *Env, args []string) int {
-	fs := e.flags("install", "[-project] [-force] [-dry-run]")
+	fs := e.flags("install", "[-project] [-force] [-dry-run] [-bin PATH]")
 	var o installOptions
+	fs.StringVar(&o.bin, "bin", "", "the absolute path of the zoneline binary Claude Code and the skills are to run (default: this binary; install.sh's dry run names the one it would install)")
 	fs.BoolVar(&o.project, "project", false, "register in .claude/settings.json of the current repository instead of "+filepath.Join(e.Paths.ClaudeDir, "settings.json"))
 	fs.BoolVar(&o.force, "force", false, "replace another statusLine (uninstall puts it back) and overwrite edited skill files")
 	fs.BoolVar(&o.dryRun, "dry-run", false, "print the diff that would be applied and change nothing")
@@ -90,6 +92,28 @@ func executable() (string, error) {
 	return filepath.Abs(p)
 }
 
+// binFlag checks install's -bin: an absolute path named zoneline, and (unless a dry run, which
+// names the binary install.sh would put there) an executable file.
+func binFlag(p string, dryRun bool) (string, error) {
+	if !filepath.IsAbs(p) {
+		return "", fmt.Errorf("zoneline: -bin %s: want an absolute path", p)
+	}
+	if !isZoneline(p) {
+		return "", fmt.Errorf("zoneline: -bin %s: the binary must be named zoneline (Claude Code's entries are recognised by the name)", p)
+	}
+	if dryRun {
+		return filepath.Clean(p), nil
+	}
+	fi, err := os.Stat(p)
+	if err != nil {
+		return "", fmt.Errorf("zoneline: -bin: %v", err)
+	}
+	if !fi.Mode().IsRegular() || (runtime.GOOS != "windows" && fi.Mode().Perm()&0o111 == 0) {
+		return "", fmt.Errorf("zoneline: -bin %s: not an executable file", p)
+	}
+	return filepath.Clean(p), nil
+}
+
 func isZoneline(p string) bool {
 	return install.IsOurs(install.CommandLine(p, "x", runtime.GOOS), "x")
 }
@@ -105,7 +129,10 @@ func (e *Env) install(o installOptions, uninstall bool) int {
 		return exitUsage
 	}
 	bin, err := executable()
-	if err == nil && !uninstall {
+	switch {
+	case o.bin != "":
+		bin, err = binFlag(o.bin, o.dryRun) // install.sh names the binary it installs
+	case err == nil && !uninstall:
 		bin, err = e.stableBin(bin, o.dryRun, e.Stdout)
 	}
 	if err != nil {

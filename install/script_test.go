@@ -115,3 +115,65 @@ func scriptEnv(t *testing.T, home string) []string {
 	}
 	return append(env, "HOME="+home, "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local")
 }
+
+// TestInstallScriptDryRun: ./install.sh --dry-run --prefix X builds into a temp dir, shows the
+// settings diff and the preview, and writes nothing anywhere: not X, not HOME, not the temp
+// dir it built in.
+func TestInstallScriptDryRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds zoneline; skipped with -short")
+	}
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash")
+	}
+	root, _ := filepath.Abs("..")
+	home := t.TempDir()
+	tmp := t.TempDir()
+	prefix := filepath.Join(t.TempDir(), "pre fix")
+	cmd := exec.Command("bash", filepath.Join(root, "install.sh"), "--dry-run", "--prefix", prefix)
+	cmd.Env = append(scriptEnv(t, home), "TMPDIR="+tmp)
+	cmd.Dir = home
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("install.sh --dry-run: %v\n%s", err, out)
+	}
+	zl := filepath.Join(prefix, "bin", "zoneline")
+	for _, want := range []string{
+		"dry run: would install " + zl,
+		"check: zoneline ",
+		`"command": "'` + zl + `' statusline"`, // the diff names the binary it would install
+		"SMART",
+		"dry run: nothing was written",
+	} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(string(out), "What next") {
+		t.Errorf("a dry run tells what to do next with what it did not install:\n%s", out)
+	}
+	if _, err := os.Stat(prefix); err == nil {
+		t.Errorf("the dry run created %s", prefix)
+	}
+	// The go command's own telemetry counters (os.UserConfigDir()/go/telemetry) are the
+	// toolchain's, as its build cache is: not what install.sh writes.
+	gotel := filepath.Join(home, ".config", "go")
+	for _, dir := range []string{home, tmp} {
+		var left []string
+		filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+			if p == gotel || p == filepath.Dir(gotel) && d.IsDir() {
+				if p == gotel {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if p != dir {
+				left = append(left, p)
+			}
+			return nil
+		})
+		if len(left) > 0 {
+			t.Errorf("the dry run wrote into %s: %v", dir, left)
+		}
+	}
+}
