@@ -16,10 +16,10 @@ import (
 
 // installOptions are the flags of `zoneline install` and `zoneline uninstall`.
 type installOptions struct {
-	project bool // .claude/settings.json of the current repository instead of the user's
-	force   bool // install: replace a foreign statusLine, overwrite edited skill files
-	dryRun  bool // print the diff, change nothing
-	purge   bool // uninstall: remove config and state too
+	project bool   // .claude/settings.json of the current repository instead of the user's
+	force   bool   // install: replace a foreign statusLine, overwrite edited skill files
+	dryRun  bool   // print the diff, change nothing
+	purge   bool   // uninstall: remove config and state too
 	bin     string // install: the zoneline Claude Code is to run; "" means this binary
 }
 
