@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/zoneline/zoneline/skills"
 )
 
 // TestSymlinkedSettings: a dotfiles symlink stays a symlink; its target is edited.
@@ -108,4 +110,56 @@ func hasChange(r *Result, item, action string) bool {
 		}
 	}
 	return false
+}
+
+// TestSkillsNameTheBinary: the installed skills run the installed binary by its absolute path
+// (quoted when it holds a space) and allow exactly that, so they work whatever PATH says; a
+// reinstall from another place rewrites them (they are ours, unedited); uninstall removes them.
+func TestSkillsNameTheBinary(t *testing.T) {
+	dir := t.TempDir()
+	o := testOptions(dir)
+	o.Skills = skills.FS
+	read := func() string {
+		b, err := os.ReadFile(filepath.Join(o.ClaudeDir, "skills", "compact-prep", "SKILL.md"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	if _, err := Install(o); err != nil {
+		t.Fatal(err)
+	}
+	got := read()
+	for _, want := range []string{"allowed-tools: Bash(" + testBin + " checkpoint:*)", "`" + testBin + " checkpoint path`", "`" + testBin + " checkpoint verify`"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("installed skill lacks %q", want)
+		}
+	}
+	if strings.Contains(got, "`zoneline checkpoint") {
+		t.Errorf("installed skill still runs zoneline from PATH:\n%s", got)
+	}
+
+	o.Bin = "/home/user/my tools/zoneline"
+	res, err := Install(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !hasChange(res, "skill /compact-prep", Updated) {
+		t.Errorf("reinstall from another place did not update the skill: %+v", res.Changes)
+	}
+	if p, ok := skills.Program([]byte(read())); !ok || p != o.Bin {
+		t.Errorf("the reinstalled skill runs %q, want %q", p, o.Bin)
+	}
+	if want := "Bash('/home/user/my tools/zoneline' checkpoint:*)"; !strings.Contains(read(), want) {
+		t.Errorf("reinstalled skill lacks %q", want)
+	}
+
+	// Without the record, uninstall still knows the files as ours.
+	os.Remove(filepath.Join(o.ClaudeDir, RecordName))
+	if _, err := Uninstall(o); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(o.ClaudeDir, "skills", "compact-prep", "SKILL.md")); err == nil {
+		t.Errorf("uninstall left the installed skill")
+	}
 }

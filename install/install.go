@@ -31,6 +31,7 @@ import (
 	"time"
 
 	"github.com/zoneline/zoneline/config"
+	"github.com/zoneline/zoneline/skills"
 )
 
 // Names of the files install keeps beside settings.json.
@@ -498,7 +499,7 @@ func install(o Options) (*Result, error) {
 		data []byte
 	}
 	var writes []write
-	skills, err := listSkills(o.Skills)
+	skills, err := o.listSkills()
 	if err != nil {
 		return nil, err
 	}
@@ -703,7 +704,7 @@ func uninstall(o Options) (*Result, error) {
 				st.kept++
 			}
 		}
-	} else if skills, err := listSkills(o.Skills); err == nil {
+	} else if skills, err := o.listSkills(); err == nil {
 		for _, sk := range skills { // no record: remove files identical to ours
 			for _, f := range sk.files {
 				p := filepath.Join(o.ClaudeDir, "skills", sk.name, filepath.FromSlash(f.rel))
@@ -918,6 +919,22 @@ type skillFile struct {
 type skill struct {
 	name  string
 	files []skillFile
+}
+
+// listSkills returns the skills to install, each file as it is written: naming o.Bin (see
+// skills.ForBinary), so that the installed skills run this binary whatever PATH says.
+func (o Options) listSkills() ([]skill, error) {
+	sks, err := listSkills(o.Skills)
+	if err != nil || o.Bin == "" {
+		return sks, err
+	}
+	word := skills.Word(o.Bin, o.GOOS == "windows")
+	for i := range sks {
+		for j := range sks[i].files {
+			sks[i].files[j].data = skills.ForBinary(sks[i].files[j].data, word)
+		}
+	}
+	return sks, nil
 }
 
 // listSkills returns every top-level dir of fsys that holds SKILL.md, with all its files.

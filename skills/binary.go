@@ -1,0 +1,88 @@
+package skills
+
+import (
+	"bytes"
+	"strings"
+)
+
+// Command is how the skill templates name zoneline's checkpoint command: the bare name, found
+// on PATH. The plugin (.claude-plugin, which reads this folder as it is) runs them so;
+// `zoneline install` writes them with the installed binary's path instead (ForBinary).
+const Command = "zoneline checkpoint"
+
+// ForBinary returns a skill file with program (one shell word: the installed binary's
+// absolute path, quoted when it needs it, see Word) wherever the template says
+// `zoneline checkpoint`: in the steps' commands and in the allowed-tools pattern
+// Bash(zoneline checkpoint:*), so the installed skills run that binary whatever PATH says, and
+// Claude Code allows exactly the commands they run.
+func ForBinary(data []byte, program string) []byte {
+	return bytes.ReplaceAll(data, []byte(Command), []byte(program+" checkpoint"))
+}
+
+// Word quotes path as one word for the POSIX shell the Bash tool runs (Git Bash on Windows,
+// hence forward slashes there): unquoted when it holds only safe characters, else in single
+// quotes.
+func Word(path string, windows bool) string {
+	if windows {
+		path = strings.ReplaceAll(path, `\`, "/")
+	}
+	safe := path != ""
+	for _, r := range path {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+=:@%", r)) {
+			safe = false
+			break
+		}
+	}
+	if safe {
+		return path
+	}
+	return "'" + strings.ReplaceAll(path, "'", `'\''`) + "'"
+}
+
+// Program returns the program a skill file runs for `checkpoint`, read from its allowed-tools
+// pattern Bash(<program> checkpoint:*) and unquoted: "zoneline" for a template (found on PATH),
+// an absolute path for an installed skill. ok is false when the file has no such pattern.
+func Program(data []byte) (program string, ok bool) {
+	for _, line := range strings.Split(string(data), "\n") {
+		rest, found := strings.CutPrefix(strings.TrimSpace(line), "allowed-tools:")
+		if !found {
+			continue
+		}
+		i := strings.Index(rest, "Bash(")
+		j := strings.Index(rest, " checkpoint:*)")
+		if i < 0 || j < i {
+			return "", false
+		}
+		return unquote(strings.TrimSpace(rest[i+len("Bash(") : j]))
+	}
+	return "", false
+}
+
+// unquote undoes Word: a plain word, or single-quoted pieces with '\'' between them.
+func unquote(w string) (string, bool) {
+	var b strings.Builder
+	for w != "" {
+		switch {
+		case strings.HasPrefix(w, `\'`):
+			b.WriteByte('\'')
+			w = w[2:]
+		case w[0] == '\'':
+			end := strings.IndexByte(w[1:], '\'')
+			if end < 0 {
+				return "", false
+			}
+			b.WriteString(w[1 : 1+end])
+			w = w[end+2:]
+		case w[0] == ' ' || w[0] == '"' || w[0] == '\\':
+			return "", false
+		default:
+			end := strings.IndexAny(w, `'\ "`)
+			if end < 0 {
+				end = len(w)
+			}
+			b.WriteString(w[:end])
+			w = w[end:]
+		}
+	}
+	return b.String(), b.Len() > 0
+}
