@@ -84,12 +84,12 @@ func (e *Env) runFlow(ctx context.Context, f *compactflow.Flow) error {
 		return err
 	}
 	defer release()
-	e.State.Log("compact-flow", "start: session %s, %s", f.Session, f.Target)
+	e.State.Info("compact-flow", "start: session %s, %s", f.Session, f.Target)
 	err = f.Run(ctx)
 	if err != nil {
 		e.State.Log("compact-flow", "session %s: %s", f.Session, oneLine(err.Error()))
 	} else {
-		e.State.Log("compact-flow", "done: session %s", f.Session)
+		e.State.Info("compact-flow", "done: session %s", f.Session)
 	}
 	return err
 }

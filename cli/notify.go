@@ -67,7 +67,7 @@ func (e *Env) checkWarning(r rendered) {
 		for i, t := range res.Created {
 			created[i] = t.String()
 		}
-		e.State.LogLine("statusline", "warning: session "+r.session.ID+" epoch "+strconv.Itoa(res.Epoch)+
+		e.State.InfoLine("statusline", "warning: session "+r.session.ID+" epoch "+strconv.Itoa(res.Epoch)+
 			": created ["+strings.Join(created, " ")+"], notified \""+res.Notified.String()+"\" (spawned "+
 			strconv.FormatBool(spawned && err == nil)+"), re-armed "+strconv.FormatBool(res.Rearmed))
 	}

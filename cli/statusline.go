@@ -153,6 +153,7 @@ func (e *Env) render(data []byte, readErr error, cfg *config.Config, cfgErr erro
 
 	// Per-session state: compaction count (incremental scan), registry.
 	r := rendered{p: p, prep: prep, warning: warning}
+	live := underClaudeCode(e.Getenv)
 	if state.ValidSessionID(p.SessionID) && e.State.Usable() {
 		s, loadErr := e.State.LoadSession(p.SessionID)
 		before := *s
@@ -167,7 +168,9 @@ func (e *Env) render(data []byte, readErr error, cfg *config.Config, cfgErr erro
 		s.Cwd, s.Project, s.Version = p.Cwd, p.Dir(), p.Version
 		s.Pane, s.TmuxSocket = e.Getenv("TMUX_PANE"), tmuxSocket(e.Getenv("TMUX"))
 		s.AutoCompact = v.Compact.Point
-		r.session, r.saved, r.loaded, r.changed = s, before, loadErr == nil, !s.Same(before)
+		if live {
+			r.session, r.saved, r.loaded, r.changed = s, before, loadErr == nil, !s.Same(before)
+		}
 	} else if p.SessionID != "" && !state.ValidSessionID(p.SessionID) {
 		e.State.Log("statusline", "session id %q is not a UUID: no state kept", truncate(p.SessionID, 80))
 	}
@@ -190,6 +193,15 @@ func (e *Env) render(data []byte, readErr error, cfg *config.Config, cfgErr erro
 		r.line = statusline.Render(v, opts)
 	}
 	return r
+}
+
+// underClaudeCode reports whether the statusline runs under Claude Code, which sets CLAUDECODE=1
+// and CLAUDE_CODE_SESSION_ID in its commands' environment (2.1.332). A render without either is
+// a person's (`zoneline statusline < payload.json` in a shell, a benchmark, a test): it prints
+// the line but keeps nothing, so the registry (`zoneline sessions`, doctor's "last seen") and the
+// warning loop (markers, notifications) speak of real sessions only.
+func underClaudeCode(getenv func(string) string) bool {
+	return getenv("CLAUDECODE") != "" || getenv("CLAUDE_CODE_SESSION_ID") != ""
 }
 
 // afterRender runs once the line is printed: state writes, warnings.

@@ -25,6 +25,7 @@ func testEnv(t *testing.T, stdin []byte, vars map[string]string) (*Env, *bytes.B
 		"CLAUDE_CONFIG_DIR":  filepath.Join(dir, "claude"),
 		"COLUMNS":            "200",
 		"TERM":               "xterm-256color",
+		"CLAUDECODE":         "1", // a render under Claude Code (a hand render keeps no state)
 	}
 	for k, v := range vars {
 		env[k] = strings.ReplaceAll(v, "$DIR", dir)

@@ -82,7 +82,7 @@ func runWatch(e *Env, args []string) int {
 			}
 			line := fmt.Sprintf("%s %s: %s %s (%s)", e.Now().Format(time.TimeOnly), d.Action, shortSession(d.Entry.ID), filepath.Base(d.Entry.Project), d.Reason)
 			fmt.Fprintln(e.Stdout, safetext.Line(line))
-			e.State.Log("watch", "%s", line)
+			e.State.Info("watch", "%s", line)
 		}
 		if o.Once {
 			w.Wait()

@@ -38,7 +38,8 @@ const (
 
 // Tuning of what doctor reads.
 const (
-	LogLines        = 5              // last log lines shown
+	LogLines        = 5              // last log errors shown
+	logScanLines    = 200            // last log lines read for them
 	logTailBytes    = 64 << 10       // bytes read from the end of the log
 	RecentLog       = 24 * time.Hour // log lines younger than this make the log check a warning
 	sessionsScanned = 200            // session dirs read at most, newest first
@@ -372,10 +373,12 @@ func tokens(n int64) string {
 	return fmt.Sprint(n)
 }
 
-// Log returns the last lines of zoneline's log: a warning when the newest is recent.
+// Log returns the last errors in zoneline's log: a warning when the newest is recent. Ordinary
+// entries (marked state.InfoMark: a tier crossed, a GC, a compact-flow step) are not errors and
+// are neither shown nor warned about.
 func Log(path string, now time.Time) Result {
 	r := Result{Name: "log", Detail: path}
-	lines, err := tail(path, LogLines)
+	lines, err := tail(path, logScanLines)
 	if errors.Is(err, fs.ErrNotExist) || (err == nil && len(lines) == 0) {
 		r.Detail = "no errors logged (" + path + ")"
 		return r
@@ -384,11 +387,25 @@ func Log(path string, now time.Time) Result {
 		r.Status, r.Detail = Warn, oneLine(err.Error())
 		return r
 	}
-	r.More = lines
-	last := lines[len(lines)-1]
+	var errs []string
+	notes := 0
+	for _, l := range lines {
+		if state.IsInfo(l) {
+			notes++
+		} else {
+			errs = append(errs, l)
+		}
+	}
+	if len(errs) == 0 {
+		r.Detail = fmt.Sprintf("no errors logged (%s: %d ordinary entries)", path, notes)
+		return r
+	}
+	r.More = errs[max(0, len(errs)-LogLines):]
+	last := errs[len(errs)-1]
+	r.Detail = path + ": errors logged"
 	if ts, _, ok := strings.Cut(last, " "); ok {
 		if t, err := time.Parse(time.RFC3339, ts); err == nil {
-			r.Detail = fmt.Sprintf("%s: last entry %s ago", path, age(now.Sub(t)))
+			r.Detail = fmt.Sprintf("%s: last error %s ago", path, age(now.Sub(t)))
 			if now.Sub(t) < RecentLog {
 				r.Status = Warn
 			}

@@ -222,6 +222,21 @@ func TestLog(t *testing.T) {
 	if r := Log(p, now.Add(48*time.Hour)); r.Status != OK {
 		t.Errorf("old errors: %+v", r)
 	}
+
+	// Ordinary entries, however recent, are no warning and are not shown as errors.
+	os.Remove(p)
+	d := state.Dir{Root: dir}
+	d.InfoLine("statusline", "warning: session x epoch 0 tier warn at 85000 tokens")
+	d.Info("hook", "gc: removed %d sessions", 2)
+	if r := Log(p, time.Now()); r.Status != OK || len(r.More) != 0 || !strings.Contains(r.Detail, "no errors") {
+		t.Errorf("ordinary entries only: %+v", r)
+	}
+	d.Log("hook", "PreCompact: writing the snapshot: %s", "disk full")
+	d.Info("watch", "notified")
+	r = Log(p, time.Now())
+	if r.Status != Warn || len(r.More) != 1 || !strings.Contains(r.More[0], "disk full") {
+		t.Errorf("one recent error among ordinary entries: %+v", r)
+	}
 }
 
 func TestRender(t *testing.T) {

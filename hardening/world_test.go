@@ -78,6 +78,7 @@ func newWorld(t testing.TB) *world {
 		"RUNEWIDTH_EASTASIAN=0",
 		"COLUMNS=120",
 		"GIT_CONFIG_NOSYSTEM=1",
+		"CLAUDECODE=1", // run as Claude Code runs it: a hand render keeps no state
 	}
 	return w
 }

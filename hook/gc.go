@@ -19,6 +19,6 @@ func collectGarbage(c *Context) {
 	case err != nil:
 		c.State.Log("hook", "gc: %v", err)
 	case ran && (len(res.Sessions) > 0 || res.Temps > 0 || res.Planted > 0):
-		c.State.Log("hook", "gc: removed %d sessions older than %d days, %d temp files, %d planted links", len(res.Sessions), days, res.Temps, res.Planted)
+		c.State.Info("hook", "gc: removed %d sessions older than %d days, %d temp files, %d planted links", len(res.Sessions), days, res.Temps, res.Planted)
 	}
 }

@@ -91,7 +91,7 @@ func hold(c *Context, h *payload.Hook, ck checkpoint.Freshness) (Output, bool) {
 	if !held {
 		return Output{}, false
 	}
-	c.State.Log("hook", "PreCompact: held auto-compaction of session %s once (checkpoint %v, marker %v)", h.SessionID, hasCk, hasMarker)
+	c.State.Info("hook", "PreCompact: held auto-compaction of session %s once (checkpoint %v, marker %v)", h.SessionID, hasCk, hasMarker)
 	// Claude Code 2.1.332 shows a hook's block reason for a manual /compact only: for an
 	// auto-compaction it goes to the debug log (e2e TestCompactionHoldOnce). So the person is
 	// told on the desktop too (and the status line shows "⚑ /compact-prep").

@@ -41,7 +41,7 @@ func sessionStart(c *Context, h *payload.Hook) (Output, error) {
 		return true
 	})
 	if twin {
-		c.State.Log("hook", "SessionStart: restore for compaction %d already delivered by a twin entry", n)
+		c.State.Info("hook", "SessionStart: restore for compaction %d already delivered by a twin entry", n)
 		return Output{}, nil
 	}
 	if err != nil {

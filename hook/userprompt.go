@@ -55,7 +55,7 @@ func nudge(c *Context, h *payload.Hook) (string, bool) {
 		return "", false
 	}
 	if notify.Skip(h.Prompt) {
-		c.State.Log("hook", "UserPromptSubmit: nudge (%s) consumed: the prompt already asks for it", m.Tier)
+		c.State.Info("hook", "UserPromptSubmit: nudge (%s) consumed: the prompt already asks for it", m.Tier)
 		return "", false
 	}
 	tmpl := ""

@@ -19,8 +19,13 @@ const MaxLog = 256 << 10
 // LogPath returns the log's path.
 func (d Dir) LogPath() string { return filepath.Join(d.Root, "zoneline.log") }
 
-// Log appends one line to the state dir's log: time, the command, the message. It never fails
-// the caller: a log that cannot be written is dropped. The log is rotated past MaxLog.
+// InfoMark follows the time of a log line that records something ordinary (a warning tier
+// crossed, a GC, a compact-flow step), not an error: "<time> info <command>: <message>". Lines
+// without it are errors, which `zoneline doctor` warns about.
+const InfoMark = "info"
+
+// Log appends one error line to the state dir's log: time, the command, the message. It never
+// fails the caller: a log that cannot be written is dropped. The log is rotated past MaxLog.
 func (d Dir) Log(command, format string, args ...any) {
 	if !d.Usable() {
 		return
@@ -28,9 +33,28 @@ func (d Dir) Log(command, format string, args ...any) {
 	d.LogLine(command, fmt.Sprintf(format, args...))
 }
 
+// Info is Log for something ordinary, not an error (marked InfoMark).
+func (d Dir) Info(command, format string, args ...any) {
+	if !d.Usable() {
+		return
+	}
+	d.InfoLine(command, fmt.Sprintf(format, args...))
+}
+
 // LogLine is Log with the message built by the caller (no fmt: the statusline logs a warning's
 // crossing on its hot path). The line is appended with one write through rawfs.
-func (d Dir) LogLine(command, msg string) {
+func (d Dir) LogLine(command, msg string) { d.logLine("", command, msg) }
+
+// InfoLine is Info with the message built by the caller.
+func (d Dir) InfoLine(command, msg string) { d.logLine(InfoMark, command, msg) }
+
+// IsInfo reports whether a log line is marked InfoMark (an ordinary entry, not an error).
+func IsInfo(line string) bool {
+	_, rest, ok := strings.Cut(line, " ")
+	return ok && strings.HasPrefix(rest, InfoMark+" ")
+}
+
+func (d Dir) logLine(level, command, msg string) {
 	if !d.Usable() {
 		return
 	}
@@ -47,7 +71,11 @@ func (d Dir) LogLine(command, msg string) {
 		}
 	} // (rawfs.Append sets a loose log's mode back to 0600)
 	line := time.Now().UTC().AppendFormat(nil, time.RFC3339)
-	line = append(append(append(append(line, ' '), command...), ": "...), logText(msg)...)
+	line = append(line, ' ')
+	if level != "" {
+		line = append(append(line, level...), ' ')
+	}
+	line = append(append(append(line, command...), ": "...), logText(msg)...)
 	rawfs.Append(path, append(line, '\n'), 0o600)
 }
 
