@@ -58,7 +58,7 @@ func Program(data []byte) (program string, ok bool) {
 	return "", false
 }
 
-// unquote undoes Word: a plain word, or single-quoted pieces with '\” between them.
+// unquote undoes Word: a plain word, or single-quoted pieces joined by escaped quotes (\').
 func unquote(w string) (string, bool) {
 	var b strings.Builder
 	for w != "" {
