@@ -52,11 +52,12 @@ func (e *Env) doctor(o doctorOptions) []doctor.Result {
 	onPath, lookErr := lookPath("zoneline", e.Getenv("PATH"))
 	rs = append(rs, doctor.Binary(self, version(), onPath, lookErr))
 
-	settings, _, err := e.installTarget(o.project)
+	settings, claudeDir, err := e.installTarget(o.project)
 	if err != nil {
 		rs = append(rs, doctor.Result{Name: "settings", Status: doctor.Fail, Detail: oneLine(err.Error())})
 	} else {
 		rs = append(rs, doctor.Settings(settings, self)...)
+		rs = append(rs, doctor.Skills(claudeDir, self, doctor.Plugin(settings))...)
 	}
 	if len(e.Paths.Problems) > 0 {
 		r := doctor.Result{Name: "paths", Status: doctor.Warn, Detail: strings.Join(e.Paths.Problems, "; ")}

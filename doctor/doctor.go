@@ -6,6 +6,7 @@ package doctor
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -21,6 +22,7 @@ import (
 	"github.com/zoneline/zoneline/config"
 	"github.com/zoneline/zoneline/install"
 	"github.com/zoneline/zoneline/internal/safetext"
+	"github.com/zoneline/zoneline/skills"
 	"github.com/zoneline/zoneline/state"
 	"github.com/zoneline/zoneline/zones"
 )
@@ -202,6 +204,87 @@ func findHook(hooks *install.Node, event string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// SkillNames are the skills zoneline installs, whose commands Skills checks.
+var SkillNames = []string{"compact-prep", "postcompact"}
+
+// skillVersionTimeout bounds `<program> version`, run to check a skill's program is zoneline.
+const skillVersionTimeout = 5 * time.Second
+
+// Skills checks what each installed skill (<claudeDir>/skills/<name>/SKILL.md) will actually
+// run: the program of its allowed-tools pattern Bash(<program> checkpoint:*), which must exist,
+// be executable and answer `version` as zoneline. A skill that runs the bare name depends on
+// the PATH Claude Code gets. plugin names an enabled zoneline plugin, whose skills run zoneline
+// from PATH.
+func Skills(claudeDir, self, plugin string) []Result {
+	var out []Result
+	for _, name := range SkillNames {
+		path := filepath.Join(claudeDir, "skills", name, "SKILL.md")
+		r := Result{Name: "skill /" + name}
+		data, err := os.ReadFile(path)
+		switch {
+		case errors.Is(err, fs.ErrNotExist) && plugin != "":
+			r.Detail = "from the plugin " + plugin + ", runs zoneline from PATH"
+			if _, err := exec.LookPath("zoneline"); err != nil {
+				r.Status, r.Fix = Fail, "zoneline is not on PATH, so the skill's commands fail: put it on PATH, or run zoneline install (it writes skills that name the binary)"
+			}
+			out = append(out, r)
+			continue
+		case errors.Is(err, fs.ErrNotExist):
+			r.Status, r.Detail, r.Fix = Warn, path+" is not installed", "run: zoneline install"
+			out = append(out, r)
+			continue
+		case err != nil:
+			r.Status, r.Detail = Fail, oneLine(err.Error())
+			out = append(out, r)
+			continue
+		}
+		prog, ok := skills.Program(data)
+		if !ok {
+			r.Status, r.Detail, r.Fix = Warn, path+" names no zoneline checkpoint command (edited?)", "run: zoneline install --force"
+			out = append(out, r)
+			continue
+		}
+		r.Detail = "runs " + prog
+		switch {
+		case !filepath.IsAbs(prog):
+			r.Status = Warn
+			r.Fix = "it runs " + prog + " from the PATH Claude Code gets, and fails where that lacks it: run zoneline install again (it writes the binary's path into the skills)"
+			if _, err := exec.LookPath(prog); err != nil {
+				r.Status, r.Fix = Fail, prog+" is not on PATH, so the skill's commands fail: run zoneline install again (it writes the binary's path into the skills)"
+			}
+		case !isExecutable(prog):
+			r.Status, r.Fix = Fail, prog+" does not exist or is not executable, so the skill's commands fail: run zoneline install again from the binary you use"
+		case !answersAsZoneline(prog):
+			r.Status, r.Fix = Fail, prog+" does not answer `version` as zoneline: run zoneline install again from the binary you use"
+		case !sameFile(prog, self):
+			r.Status, r.Fix = Warn, "it runs another zoneline than this one ("+self+"): run zoneline install from the binary you want"
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// Plugin returns the enabled zoneline plugin named in the settings file at path, or "".
+func Plugin(path string) string {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	doc, err := install.Parse(path, data)
+	if err != nil || doc.Root == nil || doc.Root.Kind != install.Object {
+		return ""
+	}
+	return install.PluginEnabled(doc.Root)
+}
+
+// answersAsZoneline reports whether `prog version` prints "zoneline …".
+func answersAsZoneline(prog string) bool {
+	ctx, cancel := context.WithTimeout(context.Background(), skillVersionTimeout)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, prog, "version").Output()
+	return err == nil && strings.HasPrefix(string(out), "zoneline ")
 }
 
 // Config checks the config file: absent (defaults), valid, or broken with its position.

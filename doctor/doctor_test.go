@@ -5,11 +5,13 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/zoneline/zoneline/install"
+	"github.com/zoneline/zoneline/skills"
 	"github.com/zoneline/zoneline/state"
 	"github.com/zoneline/zoneline/zones"
 )
@@ -250,4 +252,65 @@ func TestRender(t *testing.T) {
 	if !Failed(rs) || Failed(rs[:1]) {
 		t.Errorf("Failed")
 	}
+}
+
+// TestSkills: doctor checks the program each installed skill runs (its allowed-tools pattern):
+// present, executable and zoneline; a bare name depends on PATH.
+func TestSkills(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("shell scripts stand in for zoneline")
+	}
+	dir := t.TempDir()
+	script := func(rel, out string) string {
+		p := filepath.Join(dir, rel)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte("#!/bin/sh\necho '"+out+"'\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	self := script("my bin/zoneline", "zoneline v1.2.3")
+	impostor := script("other/zoneline", "something else")
+	claude := filepath.Join(dir, "claude")
+	installSkills := func(program string) {
+		for _, name := range SkillNames {
+			tmpl, err := skills.FS.ReadFile(name + "/SKILL.md")
+			if err != nil {
+				t.Fatal(err)
+			}
+			data := tmpl
+			if program != "" {
+				data = skills.ForBinary(tmpl, skills.Word(program, false))
+			}
+			p := filepath.Join(claude, "skills", name, "SKILL.md")
+			os.MkdirAll(filepath.Dir(p), 0o755)
+			if err := os.WriteFile(p, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	t.Setenv("PATH", filepath.Join(dir, "empty"))
+	check := func(name string, want Status, detail string) {
+		t.Helper()
+		rs := Skills(claude, self, "")
+		if len(rs) != len(SkillNames) {
+			t.Fatalf("%s: %d results", name, len(rs))
+		}
+		for _, r := range rs {
+			if r.Status != want || !strings.Contains(r.Detail+" "+r.Fix, detail) {
+				t.Errorf("%s: %s = %v %q (fix %q), want %v with %q", name, r.Name, r.Status, r.Detail, r.Fix, want, detail)
+			}
+		}
+	}
+	check("not installed", Warn, "zoneline install")
+	installSkills(self)
+	check("installed, path with a space", OK, "runs "+self)
+	installSkills(impostor)
+	check("not zoneline", Fail, "does not answer `version` as zoneline")
+	installSkills(filepath.Join(dir, "gone", "zoneline"))
+	check("missing", Fail, "does not exist")
+	installSkills("") // the template: zoneline from PATH, which lacks it
+	check("bare name off PATH", Fail, "not on PATH")
+	t.Setenv("PATH", filepath.Dir(self))
+	check("bare name on PATH", Warn, "from the PATH Claude Code gets")
 }
