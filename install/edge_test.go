@@ -163,3 +163,23 @@ func TestSkillsNameTheBinary(t *testing.T) {
 		t.Errorf("uninstall left the installed skill")
 	}
 }
+
+// TestUninstallRowsSayWhat: every row uninstall reports has a third column, the hooks' too.
+func TestUninstallRowsSayWhat(t *testing.T) {
+	dir := t.TempDir()
+	o := testOptions(dir)
+	if _, err := Install(o); err != nil {
+		t.Fatal(err)
+	}
+	for _, run := range []string{"uninstall", "uninstall again"} {
+		res, err := Uninstall(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range res.Changes {
+			if strings.TrimSpace(c.Detail) == "" {
+				t.Errorf("%s: the %s row (%s) says nothing in its third column", run, c.Item, c.Action)
+			}
+		}
+	}
+}

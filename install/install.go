@@ -588,6 +588,14 @@ func install(o Options) (*Result, error) {
 	return res, nil
 }
 
+// entries says how many zoneline entries a hook event lost.
+func entries(n int) string {
+	if n == 1 {
+		return "1 zoneline entry"
+	}
+	return fmt.Sprintf("%d zoneline entries", n)
+}
+
 // Uninstall takes out what Install added: our statusLine (putting back the one it replaced),
 // our hooks, the keys it created, the skill files it wrote when they are unchanged, and the
 // record. The config and state stay unless o.Purge. Like Install, it merges again when another
@@ -611,7 +619,7 @@ func uninstall(o Options) (*Result, error) {
 	if root := doc.Root; root != nil {
 		switch cur := root.Get("statusLine"); {
 		case cur == nil:
-			res.add("statusLine", NotFound, "")
+			res.add("statusLine", NotFound, "not set")
 		case !IsOurs(cur.Get("command").Text(), SubStatusline):
 			res.add("statusLine", Kept, "not zoneline's (%s)", describe(cur))
 		case rec != nil && rec.ReplacedStatus != "":
@@ -622,8 +630,8 @@ func uninstall(o Options) (*Result, error) {
 			root.Set("statusLine", old)
 			res.add("statusLine", Restored, "%s", describe(old))
 		default:
+			res.add("statusLine", Removed, "%s", describe(cur))
 			root.Delete("statusLine")
-			res.add("statusLine", Removed, "")
 		}
 		if hooks := root.Get("hooks"); hooks != nil && hooks.Kind == Object {
 			removed := map[string]int{}
@@ -643,15 +651,15 @@ func uninstall(o Options) (*Result, error) {
 				}
 			}
 			for _, h := range Hooks {
-				if removed[h.Event] > 0 {
-					res.add("hook "+h.Event, Removed, "")
+				if n := removed[h.Event]; n > 0 {
+					res.add("hook "+h.Event, Removed, "%s", entries(n))
 				} else {
-					res.add("hook "+h.Event, NotFound, "")
+					res.add("hook "+h.Event, NotFound, "no zoneline entry")
 				}
 			}
 			for ev, n := range removed {
 				if !slices.ContainsFunc(Hooks, func(h HookEntry) bool { return h.Event == ev }) {
-					res.add("hook "+ev, Removed, "%d zoneline entr%s", n, map[bool]string{true: "y", false: "ies"}[n == 1])
+					res.add("hook "+ev, Removed, "%s", entries(n))
 				}
 			}
 			if len(hooks.Members) == 0 && len(removed) > 0 && createdByUs("hooks") {
