@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/zoneline/zoneline/config"
+	"github.com/zoneline/zoneline/internal/termcolor"
 )
 
 // sample is a built-in payload for `zoneline preview`.
@@ -45,9 +46,27 @@ func runPreview(e *Env, args []string) int {
 	if code, ok := parse(fs, args); !ok {
 		return code
 	}
+	switch {
+	case fs.NArg() > 0:
+		fmt.Fprintf(e.Stderr, "zoneline: preview takes no arguments, got %q\n", fs.Args())
+		fs.Usage()
+		return exitUsage
+	case *width < 0:
+		fmt.Fprintf(e.Stderr, "zoneline: preview -width %d: want a number of columns, or 0 for no fitting\n", *width)
+		fs.Usage()
+		return exitUsage
+	}
 	cfg, cfgErr := config.Load(e.Paths.Config)
 	if cfgErr != nil {
 		fmt.Fprintf(e.Stderr, "zoneline: %s (rendering on defaults)\n", oneLine(cfgErr.Error()))
+	}
+	// The lines printed are coloured only where colour shows (personProfile); the picture
+	// (-svg) always is.
+	shown := cfg
+	if e.personProfile(cfg.Color) == termcolor.Ascii {
+		c := *cfg
+		c.Color = "none"
+		shown = &c
 	}
 	pe := *e
 	pe.State.Root = "" // preview keeps no state and writes no log
@@ -61,7 +80,7 @@ func runPreview(e *Env, args []string) int {
 		return e.Getenv(k)
 	}
 	for _, s := range samples {
-		r := pe.render(s.json("/home/user/project"), nil, cfg, cfgErr)
+		r := pe.render(s.json("/home/user/project"), nil, shown, cfgErr)
 		fmt.Fprintf(e.Stdout, "%-28s %s\n", s.label, strings.ReplaceAll(r.line, "\n", "\n"+strings.Repeat(" ", 29)))
 	}
 	fmt.Fprintf(e.Stdout, "\nconfig: %s\n", e.Paths.Config)

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/zoneline/zoneline/internal/safetext"
-	"github.com/zoneline/zoneline/internal/termcolor"
 
 	"github.com/zoneline/zoneline/config"
 	"github.com/zoneline/zoneline/sessions"
@@ -64,11 +63,8 @@ func runSessions(e *Env, args []string) int {
 		fmt.Fprintf(e.Stderr, "zoneline: no sessions %s in %s (the status line records each session when it renders; -all shows stale ones)\n", what, e.State.Root)
 		return exitOK
 	}
-	profile := termcolor.Ascii
-	if isTerminal(e.Stdout) {
-		cfg, _ := config.Load(e.Paths.Config) // defaults when broken: colour is not worth failing for
-		profile = termcolor.For(cfg.Color, e.Getenv)
-	}
+	cfg, _ := config.Load(e.Paths.Config) // defaults when broken: colour is not worth failing for
+	profile := e.personProfile(cfg.Color)
 	if err := sessions.Render(e.Stdout, es, now, profile); err != nil {
 		return e.fail(err)
 	}

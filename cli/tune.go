@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/zoneline/zoneline/internal/safetext"
-	"github.com/zoneline/zoneline/internal/termcolor"
 
 	"github.com/zoneline/zoneline/config"
 	"github.com/zoneline/zoneline/state"
@@ -117,10 +116,7 @@ func runTune(e *Env, args []string) int {
 		}
 		e.Stdout.Write(append(safetext.JSON(out), '\n')) // model names from transcripts: C1 and bidi escaped
 	} else {
-		profile := termcolor.Ascii
-		if isTerminal(e.Stdout) {
-			profile = termcolor.For(cfg.Color, e.Getenv)
-		}
+		profile := e.personProfile(cfg.Color)
 		tune.Render(e.Stdout, rep, tune.ChartOptions{Profile: profile, ASCII: cfg.Glyphs == "ascii"})
 	}
 	if o.SVG != "" {
