@@ -255,15 +255,25 @@ func (e *Env) checkpointReconcile(o checkpointOptions) int {
 	return exitOK
 }
 
-// checkpointTemplate prints an empty checkpoint with the identity header filled in.
+// templateNoSession stands for the session id in a skeleton printed outside Claude Code.
+const templateNoSession = "<the session id: Claude Code's CLAUDE_CODE_SESSION_ID>"
+
+// checkpointTemplate prints an empty checkpoint with the identity header filled in. Outside
+// Claude Code, with no -session, it prints the skeleton with a placeholder for the session (a
+// note on stderr says so): the skeleton needs no session, only a checkpoint does.
 func (e *Env) checkpointTemplate(o checkpointOptions) int {
-	id, err := e.session(o)
-	if err != nil {
-		return e.fail(err)
-	}
-	h := checkpoint.Header{Session: id, Time: e.Now(), Compactions: 0}
-	if s, err := e.State.LoadSession(id); err == nil {
-		h.Model, h.Cwd, h.Compactions = s.ModelID, s.Cwd, s.Compactions
+	h := checkpoint.Header{Session: templateNoSession, Time: e.Now(), Compactions: 0}
+	if o.Session != "" || e.Getenv("CLAUDE_CODE_SESSION_ID") != "" {
+		id, err := e.session(o)
+		if err != nil {
+			return e.fail(err) // a session given but not valid: say so
+		}
+		h.Session = id
+		if s, err := e.State.LoadSession(id); err == nil {
+			h.Model, h.Cwd, h.Compactions = s.ModelID, s.Cwd, s.Compactions
+		}
+	} else {
+		fmt.Fprintln(e.Stderr, "zoneline: no session (CLAUDE_CODE_SESSION_ID is not set, no -session): the skeleton's session is a placeholder")
 	}
 	if h.Cwd == "" {
 		h.Cwd = e.Getenv("CLAUDE_PROJECT_DIR")
