@@ -256,6 +256,8 @@ func Skills(claudeDir, self, plugin string) []Result {
 			}
 		case !isExecutable(prog):
 			r.Status, r.Fix = Fail, prog+" does not exist or is not executable, so the skill's commands fail: run zoneline install again from the binary you use"
+		case !install.IsOurs(install.CommandLine(prog, "x", runtime.GOOS), "x"):
+			r.Status, r.Fix = Fail, prog+" is not named zoneline (doctor runs nothing else): run zoneline install --force"
 		case !answersAsZoneline(prog):
 			r.Status, r.Fix = Fail, prog+" does not answer `version` as zoneline: run zoneline install again from the binary you use"
 		case !sameFile(prog, self):
@@ -279,7 +281,8 @@ func Plugin(path string) string {
 	return install.PluginEnabled(doc.Root)
 }
 
-// answersAsZoneline reports whether `prog version` prints "zoneline …".
+// answersAsZoneline reports whether `prog version` prints "zoneline …". prog is a file named
+// zoneline that a skill runs (checked by the caller), run with a fixed argv and no shell.
 func answersAsZoneline(prog string) bool {
 	ctx, cancel := context.WithTimeout(context.Background(), skillVersionTimeout)
 	defer cancel()

@@ -307,6 +307,8 @@ func TestSkills(t *testing.T) {
 	check("installed, path with a space", OK, "runs "+self)
 	installSkills(impostor)
 	check("not zoneline", Fail, "does not answer `version` as zoneline")
+	installSkills(script("bin/other-tool", "zoneline v1"))
+	check("not named zoneline: not run", Fail, "not named zoneline")
 	installSkills(filepath.Join(dir, "gone", "zoneline"))
 	check("missing", Fail, "does not exist")
 	installSkills("") // the template: zoneline from PATH, which lacks it

@@ -121,6 +121,7 @@ func TestNoShellFromPayload(t *testing.T) {
 		"notify/detach_other.go":          true, // the same, outside Unix
 		"cli/notify.go":                   true, // the same companion
 		"cli/doctor.go":                   true, // the same companion
+		"doctor/doctor.go":                true, // `<a skill's zoneline> version`, a file named zoneline, fixed argv, from `zoneline doctor` only
 		"compactflow/tmux.go":             true, // "tmux" (or a configured path) with an explicit argv
 		"checkpoint/reconcile.go":         true, // sh -c with the checkpoint's verify command: `zoneline checkpoint reconcile` only
 		"notify/notifytest/notifytest.go": true,

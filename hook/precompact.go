@@ -2,13 +2,13 @@ package hook
 
 import (
 	"context"
-	"fmt"
-	"github.com/zoneline/zoneline/notify"
 	"os"
 	"path/filepath"
+	"strconv"
 	"time"
 
 	"github.com/zoneline/zoneline/checkpoint"
+	"github.com/zoneline/zoneline/notify"
 	"github.com/zoneline/zoneline/payload"
 	"github.com/zoneline/zoneline/snapshot"
 	"github.com/zoneline/zoneline/state"
@@ -40,7 +40,6 @@ func preCompact(c *Context, h *payload.Hook) (Output, error) {
 	if err != nil {
 		c.State.Log("hook", "PreCompact: writing the snapshot: %v", err)
 	}
-	ckPath, _ := checkpoint.Path(c.State, h.SessionID)
 	ck, ckErr := checkpoint.Next(c.State, h.SessionID, c.now(), time.Duration(cfg.Checkpoint.StaleMinutes)*time.Minute)
 	if ckErr != nil {
 		c.State.Log("hook", "PreCompact: checkpoint state: %v", ckErr)
@@ -52,17 +51,33 @@ func preCompact(c *Context, h *payload.Hook) (Output, error) {
 			return out, nil
 		}
 	}
-	if path == "" {
-		return Output{Text: "zoneline: ⚠ no snapshot written (see " + c.State.LogPath() + ")"}, err
+	return Output{Text: preCompactLine(path != "", len(snap.Prompts), len(snap.Files), hasCk, ck.Fresh)}, err
+}
+
+// preCompactLine is PreCompact's one line. Claude Code shows it after "PreCompact [<command>]
+// completed successfully: ", so it stays short (under 76 columns, one row of an 80-column pane
+// on its own) and names no path: the snapshot's path reaches the model with the restore after
+// the compaction, and `zoneline doctor` shows the log.
+func preCompactLine(saved bool, prompts, files int, exists, fresh bool) string {
+	if !saved {
+		return "zoneline: ⚠ no snapshot written (zoneline doctor shows why)"
 	}
-	ckNote := "no checkpoint"
+	ck := "no checkpoint"
 	switch {
-	case ck.Fresh:
-		ckNote = "checkpoint " + ckPath
-	case hasCk:
-		ckNote = "stale checkpoint " + ckPath + " (not restored as truth)"
+	case fresh:
+		ck = "checkpoint ready"
+	case exists:
+		ck = "stale checkpoint" // not restored as truth (checkpoint.Next)
 	}
-	return Output{Text: fmt.Sprintf("zoneline: snapshot %s (%d prompts, %d files); %s", path, len(snap.Prompts), len(snap.Files), ckNote)}, nil
+	return "zoneline: snapshot saved (" + count(prompts, "prompt") + ", " + count(files, "file") + "); " + ck
+}
+
+// count is "1 prompt", "3 prompts".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
 }
 
 // hold decides and records hold_once. It holds when no compaction of this number was held
