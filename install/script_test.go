@@ -41,6 +41,11 @@ func TestInstallScript(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
+	// install wrote the config, so "What next" says to edit it, not to `config init` (which
+	// would fail: the file exists).
+	if strings.Contains(out, "config init") || !strings.Contains(out, "edit "+filepath.Join(home, ".config", "zoneline", "config.toml")) {
+		t.Errorf("What next does not point at the config install wrote:\n%s", out)
+	}
 	settings := filepath.Join(home, ".claude", "settings.json")
 	data, err := os.ReadFile(settings)
 	if err != nil {
@@ -74,11 +79,15 @@ func TestInstallScript(t *testing.T) {
 	home2 := t.TempDir()
 	cmd := exec.Command("bash", filepath.Join(root, "install.sh"), "--no-register", "--prefix", filepath.Join(home2, "p"))
 	cmd.Env = scriptEnv(t, home2)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("--no-register: %v\n%s", err, out)
+	noReg, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("--no-register: %v\n%s", err, noReg)
 	}
 	if _, err := os.Stat(filepath.Join(home2, ".claude")); err == nil {
 		t.Errorf("--no-register touched ~/.claude")
+	}
+	if !strings.Contains(string(noReg), "config init") {
+		t.Errorf("--no-register wrote no config, so What next should offer config init:\n%s", noReg)
 	}
 
 	// Uninstall with --purge: the settings file install created is gone, and so is the config.
