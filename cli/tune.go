@@ -27,6 +27,14 @@ const (
 	maxRegistry   = 5000                   // session registry entries read for model windows
 )
 
+// exitNoTranscripts is tune's exit code when it finds nothing to learn from.
+const exitNoTranscripts = exitFail
+
+// noTranscripts is tune's one message when no transcript was found in where.
+func noTranscripts(where string) string {
+	return "zoneline: no transcripts found in " + where + " (Claude Code writes them as projects/**/*.jsonl in its folder): pass transcript files or folders, or set CLAUDE_CONFIG_DIR"
+}
+
 // tuneOptions is `zoneline tune`'s command line.
 type tuneOptions struct {
 	JSON    bool
@@ -83,8 +91,8 @@ func runTune(e *Env, args []string) int {
 		}
 		dir := filepath.Join(e.Paths.ClaudeDir, "projects")
 		if _, err := os.Stat(dir); err != nil {
-			fmt.Fprintf(e.Stderr, "zoneline: no transcripts at %s; pass transcript files or folders, or set CLAUDE_CONFIG_DIR\n", dir)
-			return exitFail
+			fmt.Fprintln(e.Stderr, noTranscripts(dir))
+			return exitNoTranscripts
 		}
 		paths = []string{dir}
 	}
@@ -104,6 +112,17 @@ func runTune(e *Env, args []string) int {
 	if err != nil {
 		fmt.Fprintln(e.Stderr, err)
 		return exitFail
+	}
+	if rep.Totals.Turns == 0 && rep.Totals.Compactions == 0 {
+		// Nothing to report: the same message and exit code whether the folder is missing,
+		// empty or holds no transcript; a file given by name that is not one is named.
+		for _, p := range o.Paths {
+			if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+				fmt.Fprintf(e.Stderr, "zoneline: %s is not a Claude Code transcript (no assistant responses with usage in its %d lines)\n", p, rep.Totals.Lines)
+			}
+		}
+		fmt.Fprintln(e.Stderr, noTranscripts(strings.Join(paths, ", ")))
+		return exitNoTranscripts
 	}
 	if secs := float64(rep.Totals.ElapsedMS) / 1000; secs > 0 && isTerminal(e.Stderr) {
 		fmt.Fprintf(e.Stderr, "zoneline: read %s in %.1fs (%.0f MB/s)\n", tune.Bytes(rep.Totals.Bytes), secs, float64(rep.Totals.Bytes)/1e6/secs)

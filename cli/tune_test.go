@@ -43,6 +43,12 @@ func TestTuneJSONOnFixtures(t *testing.T) {
 	if len(rep.Models) != 2 || rep.Models[0].Model != "claude-sonnet-4-5-20250929" || rep.Models[0].Window != 200_000 {
 		t.Errorf("models %+v", rep.Models)
 	}
+	// No registry here: Opus 5.5 gets its known 1M default, not the 200k guess.
+	for _, m := range rep.Models {
+		if m.Model == "claude-opus-5-5" && (m.Window != 1_000_000 || m.WindowGuess || m.Current.AutoCompact < 900_000) {
+			t.Errorf("Opus 5.5 without registry data: window %d (%s, guess %v), auto-compact %d", m.Window, m.WindowSource, m.WindowGuess, m.Current.AutoCompact)
+		}
+	}
 }
 
 // manualTranscript writes a session that compacts by hand at each of the points.
@@ -97,8 +103,21 @@ func TestTuneWriteKeepsConfig(t *testing.T) {
 
 func TestTuneSVGAndErrors(t *testing.T) {
 	e, _, errb := testEnv(t, nil, nil)
-	if code := e.Run([]string{"tune"}); code != exitFail || !strings.Contains(errb.String(), "no transcripts at") {
+	if code := e.Run([]string{"tune"}); code != exitNoTranscripts || !strings.Contains(errb.String(), "no transcripts found in") {
 		t.Errorf("no projects folder: exit %d, %s", code, errb)
+	}
+	// An empty projects folder: the same message, the same exit code.
+	missing := errb.String()
+	os.MkdirAll(filepath.Join(e.Paths.ClaudeDir, "projects", "-home-user-p"), 0o700)
+	errb.Reset()
+	if code := e.Run([]string{"tune"}); code != exitNoTranscripts || errb.String() != missing {
+		t.Errorf("empty projects folder: exit %d, %q; want %d, %q", code, errb, exitNoTranscripts, missing)
+	}
+	// A file that is not a transcript says so.
+	errb.Reset()
+	readme := filepath.Join("..", "README.md")
+	if code := e.Run([]string{"tune", readme}); code != exitNoTranscripts || !strings.Contains(errb.String(), readme+" is not a Claude Code transcript") {
+		t.Errorf("tune README.md: exit %d, %s", code, errb)
 	}
 	errb.Reset()
 	svg := filepath.Join(t.TempDir(), "chart.svg")

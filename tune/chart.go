@@ -97,7 +97,7 @@ func Render(w io.Writer, rep *Report, o ChartOptions) {
 
 func renderModel(w io.Writer, m *Model, leadN int, g glyphs, p termcolor.Profile, bold, dim func(string) string) {
 	cur := m.Current
-	fmt.Fprintf(w, "%s %s window %s (%s) %s %s %s %s\n", bold(safetext.Line(m.Model)), g.dot, Tokens(m.Window), m.WindowSource, g.dot, plural(m.Sessions, "session"), g.dot, plural(m.Turns, "turn"))
+	fmt.Fprintf(w, "%s %s window %s (%s) %s %s %s %s\n", bold(safetext.Line(m.Model)), g.dot, Tokens(m.Window), WindowNote(m.WindowSource), g.dot, plural(m.Sessions, "session"), g.dot, plural(m.Turns, "turn"))
 	d := m.Context
 	fmt.Fprintf(w, "context per turn: median %s, p90 %s, p99 %s, max %s\n", Tokens(d.P50), Tokens(d.P90), Tokens(d.P99), Tokens(d.Max))
 	peak := 0

@@ -9,13 +9,14 @@ import (
 
 // SVG layout, in pixels.
 const (
-	svgWidth   = 760
-	svgPanel   = 300 // height of one model's panel
-	svgLeft    = 56
-	svgRight   = 24
-	svgTop     = 64
-	svgPlot    = 180 // plot height
-	svgLabelDy = 13  // vertical step between stacked threshold labels
+	svgWidth    = 760
+	svgPanel    = 350 // height of one model's panel
+	svgLeft     = 56
+	svgRight    = 24
+	svgLabelTop = 58  // baseline of the first threshold label, in a band above the plot
+	svgLabelDy  = 13  // vertical step between stacked threshold labels
+	svgTop      = 114 // top of the plot: below the four labels, so no label is drawn over a bar
+	svgPlot     = 180 // plot height
 )
 
 // Zone colours, shared by every chart in the SVG.
@@ -61,8 +62,8 @@ func svgModel(w *bufio.Writer, m *Model, y0 int) {
 	base := float64(y0 + svgTop + svgPlot)
 	fmt.Fprintf(w, `<g id="%s">`+"\n", esc("model-"+m.Model))
 	fmt.Fprintf(w, `<text x="%d" y="%d" font-size="15" font-weight="bold">%s</text>`+"\n", svgLeft, y0+22, esc(m.Model))
-	fmt.Fprintf(w, `<text x="%d" y="%d" fill="#57606a">window %s (%s) · %d sessions · %d turns · %d manual, %d auto compactions · median %s, p90 %s</text>`+"\n",
-		svgLeft, y0+40, Tokens(m.Window), esc(m.WindowSource), m.Sessions, m.Turns, m.Manual, m.Auto, Tokens(d.P50), Tokens(d.P90))
+	fmt.Fprintf(w, `<text x="%d" y="%d" fill="#57606a">window %s (%s) · %s · %s · compactions: %d manual, %d auto · median %s, p90 %s</text>`+"\n",
+		svgLeft, y0+40, Tokens(m.Window), esc(WindowNote(m.WindowSource)), plural(m.Sessions, "session"), plural(m.Turns, "turn"), m.Manual, m.Auto, Tokens(d.P50), Tokens(d.P90))
 	n := len(d.Hist)
 	if n == 0 || d.HistStep == 0 {
 		fmt.Fprintln(w, "</g>")
@@ -113,13 +114,14 @@ func svgModel(w *bufio.Writer, m *Model, y0 int) {
 			continue
 		}
 		x := f1(xOf(mk.at))
-		fmt.Fprintf(w, `<line x1="%s" y1="%d" x2="%s" y2="%s" stroke="%s" stroke-width="1.5" stroke-dasharray="4 3"/>`+"\n", x, y0+svgTop-4, x, f1(base), mk.colour)
+		labelY := y0 + svgLabelTop + row*svgLabelDy
+		fmt.Fprintf(w, `<line x1="%s" y1="%d" x2="%s" y2="%s" stroke="%s" stroke-width="1.5" stroke-dasharray="4 3"/>`+"\n", x, labelY+3, x, f1(base), mk.colour)
 		anchor := "start"
 		dx := 4.0
 		if xOf(mk.at) > float64(svgLeft)+plotW*0.8 {
 			anchor, dx = "end", -4
 		}
-		fmt.Fprintf(w, `<text x="%s" y="%d" text-anchor="%s" fill="%s" font-weight="bold" stroke="#ffffff" stroke-width="3" paint-order="stroke">%s %s</text>`+"\n", f1(xOf(mk.at)+dx), y0+svgTop+6+row*svgLabelDy, anchor, mk.colour, mk.name, Tokens(mk.at))
+		fmt.Fprintf(w, `<text x="%s" y="%d" text-anchor="%s" fill="%s" font-weight="bold" stroke="#ffffff" stroke-width="3" paint-order="stroke">%s %s</text>`+"\n", f1(xOf(mk.at)+dx), labelY, anchor, mk.colour, mk.name, Tokens(mk.at))
 		row++
 	}
 	fmt.Fprintln(w, "</g>")

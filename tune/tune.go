@@ -19,6 +19,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/zoneline/zoneline/config"
@@ -77,7 +78,8 @@ type Problem struct {
 type Model struct {
 	Model        string `json:"model"`
 	Window       int64  `json:"window"`
-	WindowSource string `json:"window_source"` // "statusline" (seen by zoneline), "observed" (a turn above 200k), "model id", "config" or "default"
+	WindowSource string `json:"window_source"` // "statusline" (seen by zoneline), "observed" (a turn above 200k), "model id", "config", "model default" or "default" (a guess)
+	WindowGuess  bool   `json:"window_guess"`  // nothing was known of the window: WindowSource "default"
 	Sessions     int    `json:"sessions"`
 	Turns        int    `json:"turns"`
 	Context      Dist   `json:"context"` // context tokens per turn
@@ -348,6 +350,7 @@ func (o Options) model(a *modelAcc) Model {
 		m.ObservedAutoCompact = percentile(sorted(autoPre), 0.5)
 	}
 	m.Window, m.WindowSource = o.window(a.name, a.maxSeen, m.ObservedAutoCompact)
+	m.WindowGuess = m.WindowSource == WindowGuess
 	m.Context = distribution(a.ctx)
 	rules := o.Config.Rules()
 	th, rule := zones.Resolve(rules, a.name, m.Window)
@@ -391,19 +394,44 @@ func (o Options) model(a *modelAcc) Model {
 // and config.
 func (o Options) window(model string, maxSeen, autoMedian int64) (int64, string) {
 	if w := o.Windows[model]; w > 0 {
-		return w, "statusline"
+		return w, WindowStatusline
 	}
 	if maxSeen > zones.DefaultWindow && (autoMedian == 0 || autoMedian > zones.DefaultWindow) {
-		return zones.OneMillionWindow, "observed"
+		return zones.OneMillionWindow, WindowObserved
 	}
 	w := zones.Window(0, model, o.Config.Window)
+	_, known := zones.ModelWindow(model)
 	switch {
-	case w == zones.OneMillionWindow && o.Config.Window != w:
-		return w, "model id"
+	case strings.Contains(strings.ToLower(model), "[1m]"):
+		return w, WindowModelID
 	case o.Config.Window > 0:
-		return w, "config"
+		return w, WindowConfig
+	case known:
+		return w, WindowModelDefault
 	}
-	return w, "default"
+	return w, WindowGuess
+}
+
+// Where a model's window came from (Model.WindowSource).
+const (
+	WindowStatusline   = "statusline"    // seen by zoneline's status line
+	WindowObserved     = "observed"      // a turn went past 200k
+	WindowModelID      = "model id"      // a "[1m]" id
+	WindowConfig       = "config"        // the config's window
+	WindowModelDefault = "model default" // Claude Code's default for this model (zones.ModelWindow)
+	WindowGuess        = "default"       // nothing known: the 200k default, a guess
+)
+
+// WindowNote is how a report says where a model's window came from, and that it is a guess
+// when nothing was known.
+func WindowNote(source string) string {
+	switch source {
+	case WindowGuess:
+		return "a guess: the default, no window known for this model"
+	case WindowModelDefault:
+		return "the model's default in Claude Code"
+	}
+	return source
 }
 
 func (o Options) compact(model string, window int64) zones.Compact {

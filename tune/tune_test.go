@@ -3,6 +3,8 @@ package tune
 import (
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -305,5 +307,79 @@ func TestSymlinkedRoot(t *testing.T) {
 	}
 	if rep := run(t, link); rep.Totals.Turns != 10 {
 		t.Errorf("through a symlinked folder: %d turns, want 10", rep.Totals.Turns)
+	}
+}
+
+// TestWindowKnownOrGuessed: without the statusline's registry, a model's window is what is
+// known of it (zones.ModelWindow: Opus 5.5 has 1M by default), and a model nothing is known of
+// gets the 200k default, said to be a guess.
+func TestWindowKnownOrGuessed(t *testing.T) {
+	dir := t.TempDir()
+	for i, id := range []string{"claude-opus-5-5", "claude-mystery-1", "claude-sonnet-4-5-20250929"} {
+		writeSession(t, dir, id, gen.Session{Model: id, Events: []gen.Event{gturn(20_000), gturn(60_000)}, Seed: uint64(i + 1)})
+	}
+	rep := run(t, dir)
+	for _, tt := range []struct {
+		id     string
+		window int64
+		source string
+		guess  bool
+	}{
+		{"claude-opus-5-5", 1_000_000, WindowModelDefault, false},
+		{"claude-sonnet-4-5-20250929", 200_000, WindowModelDefault, false},
+		{"claude-mystery-1", 200_000, WindowGuess, true},
+	} {
+		m := model(t, rep, tt.id)
+		if m.Window != tt.window || m.WindowSource != tt.source || m.WindowGuess != tt.guess {
+			t.Errorf("%s: window %d (%s, guess %v), want %d (%s, guess %v)", tt.id, m.Window, m.WindowSource, m.WindowGuess, tt.window, tt.source, tt.guess)
+		}
+	}
+	var b strings.Builder
+	Render(&b, rep, ChartOptions{})
+	if !strings.Contains(b.String(), "claude-mystery-1 · window 200k (a guess") {
+		t.Errorf("the chart does not say the unknown model's window is a guess:\n%s", b.String())
+	}
+	if !strings.Contains(b.String(), "claude-opus-5-5 · window 1M (the model's default") {
+		t.Errorf("the chart does not give Opus 5.5 its 1M default:\n%s", b.String())
+	}
+}
+
+// TestSVGLabels: the threshold labels sit above the plot, never over a bar, and one session is
+// "1 session".
+func TestSVGLabels(t *testing.T) {
+	dir := t.TempDir()
+	var evs []gen.Event
+	for i := int64(1); i <= 20; i++ {
+		evs = append(evs, gturn(150_000+i*500)) // a tall bar right at the auto-compact point's left
+	}
+	evs = append(evs, compact("auto", 167_120, 10_000))
+	writeSession(t, dir, "one", gen.Session{Model: sonnet, Events: evs, Seed: 3})
+	var b strings.Builder
+	if err := SVG(&b, run(t, dir)); err != nil {
+		t.Fatal(err)
+	}
+	svg := b.String()
+	if !strings.Contains(svg, "· 1 session ·") || strings.Contains(svg, "1 sessions") {
+		t.Errorf("the header does not say \"1 session\":\n%s", svg)
+	}
+	num := func(s string) float64 {
+		f, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			t.Fatalf("bad number %q", s)
+		}
+		return f
+	}
+	barTop := 1e9
+	for _, m := range regexp.MustCompile(`<rect x="[^"]+" y="([^"]+)" width`).FindAllStringSubmatch(svg, -1) {
+		barTop = min(barTop, num(m[1]))
+	}
+	labels := regexp.MustCompile(`<text x="[^"]+" y="([^"]+)"[^>]*font-weight="bold"[^>]*>((?:warn|dumb|prep|auto-compact) [^<]+)</text>`).FindAllStringSubmatch(svg, -1)
+	if len(labels) < 3 || barTop == 1e9 {
+		t.Fatalf("found %d labels and bar top %v in:\n%s", len(labels), barTop, svg)
+	}
+	for _, l := range labels {
+		if y := num(l[1]); y > barTop {
+			t.Errorf("label %q (baseline %v) is drawn over the bars (top %v)", l[2], y, barTop)
+		}
 	}
 }

@@ -9,7 +9,7 @@ import (
 
 // Window returns the context window of a session: the payload's context_window_size when
 // positive, else 1M for a model id with the "[1m]" suffix, else the configured default, else
-// DefaultWindow.
+// the model's default window when ModelWindow knows it, else DefaultWindow (a guess).
 func Window(payloadSize int64, modelID string, configured int64) int64 {
 	switch {
 	case payloadSize > 0:
@@ -19,7 +19,26 @@ func Window(payloadSize int64, modelID string, configured int64) int64 {
 	case configured > 0:
 		return configured
 	}
+	if w, known := ModelWindow(modelID); known {
+		return w
+	}
 	return DefaultWindow
+}
+
+// ModelWindow returns the window Claude Code 2.1.332 gives a model by default, when it is
+// known: 1M for a "[1m]" id and for claude-opus-5-5 (its default model, which reported
+// context_window_size 1000000), 200k for claude-sonnet-4-5 (reported 200000). known is false
+// for any other id: the window is then a guess. A real account's window can still differ
+// (server-side settings), which is why the payload's size wins whenever it is sent.
+func ModelWindow(modelID string) (window int64, known bool) {
+	id := strings.ToLower(modelID)
+	switch {
+	case strings.Contains(id, "[1m]"), strings.HasPrefix(id, "claude-opus-5-5"):
+		return OneMillionWindow, true
+	case strings.HasPrefix(id, "claude-sonnet-4-5"):
+		return DefaultWindow, true
+	}
+	return 0, false
 }
 
 // CompactInput is everything that decides Claude Code's auto-compact point. The caller reads

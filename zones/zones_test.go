@@ -89,12 +89,20 @@ func TestWindow(t *testing.T) {
 		{0, "claude-opus-5-5[1m]", 0, 1_000_000},
 		{0, "claude-opus-5-5[1M]", 0, 1_000_000},
 		{0, "claude-opus-5-5", 500_000, 500_000},
-		{0, "claude-opus-5-5", 0, 200_000},
+		{0, "claude-opus-5-5", 0, 1_000_000}, // Claude Code 2.1.332's default model: 1M
+		{0, "claude-opus-5-5-20261001", 0, 1_000_000},
+		{0, "claude-sonnet-4-5-20250929", 0, 200_000},
+		{0, "claude-haiku-9", 0, 200_000}, // unknown: the 200k guess
 		{-1, "", 0, 200_000},
 	}
 	for _, tt := range tests {
 		if got := Window(tt.size, tt.model, tt.configured); got != tt.want {
 			t.Errorf("Window(%d, %q, %d) = %d, want %d", tt.size, tt.model, tt.configured, got, tt.want)
+		}
+	}
+	for _, id := range []string{"", "claude-haiku-9", "gpt-5"} {
+		if _, known := ModelWindow(id); known {
+			t.Errorf("ModelWindow(%q) claims to know the window", id)
 		}
 	}
 }
