@@ -11,12 +11,13 @@ import (
 const Command = "zoneline checkpoint"
 
 // ForBinary returns a skill file with program (one shell word: the installed binary's
-// absolute path, quoted when it needs it, see Word) wherever the template says
-// `zoneline checkpoint`: in the steps' commands and in the allowed-tools pattern
+// absolute path, quoted when it needs it, see Word) where the template runs `zoneline
+// checkpoint`: in the steps' commands (in backticks) and in the allowed-tools pattern
 // Bash(zoneline checkpoint:*), so the installed skills run that binary whatever PATH says, and
-// Claude Code allows exactly the commands they run.
+// Claude Code allows exactly the commands they run. Prose ("a zoneline checkpoint") is left.
 func ForBinary(data []byte, program string) []byte {
-	return bytes.ReplaceAll(data, []byte(Command), []byte(program+" checkpoint"))
+	data = bytes.ReplaceAll(data, []byte("`"+Command), []byte("`"+program+" checkpoint"))
+	return bytes.ReplaceAll(data, []byte("Bash("+Command+":"), []byte("Bash("+program+" checkpoint:"))
 }
 
 // Word quotes path as one word for the POSIX shell the Bash tool runs (Git Bash on Windows,

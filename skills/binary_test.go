@@ -28,6 +28,12 @@ func TestForBinary(t *testing.T) {
 			if want := "`" + word + " checkpoint "; !strings.Contains(got, want) {
 				t.Errorf("%s for %s: no step runs %q", name, bin, want)
 			}
+			front, _, _ := strings.Cut(strings.TrimPrefix(got, "---\n"), "\n---\n")
+			for _, l := range strings.Split(front, "\n") {
+				if strings.HasPrefix(l, "description:") && strings.Contains(l, bin) {
+					t.Errorf("%s: the description names the binary: %q", name, l)
+				}
+			}
 			if p, ok := Program([]byte(got)); !ok || p != bin {
 				t.Errorf("%s: Program = %q, %v; want %q", name, p, ok, bin)
 			}
