@@ -22,6 +22,13 @@ var skillCommandRE = regexp.MustCompile("`([^`\n]* checkpoint (?:path|template|v
 // template, the Write of the checkpoint, verify. Each must run (no "not found", no permission
 // prompt: the skill's allowed-tools pattern must match its own commands), and the checkpoint
 // must be written where `checkpoint path` says and pass verify.
+//
+// How 2.1.332 matches the pattern (tried here by hand, 2026-12-01): with the installed skill's
+// Bash('<dir with a space>/zoneline' checkpoint:*) every step ran unasked; with the pattern
+// taken out, the first step stopped at "This command requires approval", offering the rule
+// "<dir with a space>/zoneline checkpoint *" (it matches the parsed words, quotes undone); with
+// the old skill (bare `zoneline checkpoint …`) each step failed with "zoneline: command not
+// found" (exit 127).
 func TestSkillsWithoutPath(t *testing.T) {
 	Require(t)
 	bins := Build(t)
