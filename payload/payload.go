@@ -25,6 +25,7 @@ type Statusline struct {
 	// ContextWindow is nil with older Claude Code versions, which do not send it.
 	ContextWindow *ContextWindow `json:"context_window"`
 	Exceeds200k   *bool          `json:"exceeds_200k_tokens"` // nil when absent
+	More                         // the fields the extra segments read (more.go)
 }
 
 // Model names the session's model.
@@ -35,8 +36,10 @@ type Model struct {
 
 // Workspace holds the session's directories.
 type Workspace struct {
-	CurrentDir string `json:"current_dir"`
-	ProjectDir string `json:"project_dir"`
+	CurrentDir  string `json:"current_dir"`
+	ProjectDir  string `json:"project_dir"`
+	GitWorktree string `json:"git_worktree"` // "" unless cwd is in a linked worktree
+	Repo        *Repo  `json:"repo"`         // nil when there is no origin remote
 }
 
 // ContextWindow is the statusline's view of the context.
@@ -196,6 +199,10 @@ func DecodeStatusline(data []byte) (*Statusline, error) {
 					return s.String("workspace.current_dir", &w.CurrentDir)
 				case jsonscan.KeyIs(k, "project_dir"):
 					return s.String("workspace.project_dir", &w.ProjectDir)
+				case jsonscan.KeyIs(k, "git_worktree"):
+					return s.String("workspace.git_worktree", &w.GitWorktree)
+				case jsonscan.KeyIs(k, "repo"):
+					return decodeRepo(s, &w.Repo)
 				}
 				return s.Skip()
 			})
@@ -242,7 +249,7 @@ func DecodeStatusline(data []byte) (*Statusline, error) {
 			p.ContextWindow = ptrIf(ok, cw, p.ContextWindow)
 			return err
 		}
-		return s.Skip()
+		return p.More.decode(s, k)
 	})
 	err, syntax := decodeErr(err)
 	if syntax {

@@ -25,10 +25,17 @@ type statuslineSchema struct {
 		ID          string `json:"id"`
 		DisplayName string `json:"display_name"`
 	} `json:"model"`
-	Workspace struct {
-		CurrentDir string   `json:"current_dir"`
-		ProjectDir string   `json:"project_dir"`
-		AddedDirs  []string `json:"added_dirs"`
+	SessionName string `json:"session_name"`
+	Workspace   struct {
+		CurrentDir  string   `json:"current_dir"`
+		ProjectDir  string   `json:"project_dir"`
+		AddedDirs   []string `json:"added_dirs"`
+		GitWorktree string   `json:"git_worktree"`
+		Repo        *struct {
+			Host  string `json:"host"`
+			Owner string `json:"owner"`
+			Name  string `json:"name"`
+		} `json:"repo"`
 	} `json:"workspace"`
 	Version     string `json:"version"`
 	OutputStyle struct {
@@ -56,18 +63,23 @@ type statuslineSchema struct {
 	} `json:"context_window"`
 	Exceeds200k bool `json:"exceeds_200k_tokens"`
 	PromptCache *struct {
-		Warm                bool             `json:"warm"`
-		CachingObserved     bool             `json:"caching_observed"`
-		TTL                 string           `json:"ttl"`
-		ExpiresAt           int64            `json:"expires_at"`
-		Requests            int64            `json:"requests"`
-		Misses              int64            `json:"misses"`
-		ExpectedRebuilds    int64            `json:"expected_rebuilds"`
-		HitRatio            float64          `json:"hit_ratio"`
-		CacheWriteTokens    int64            `json:"cache_write_tokens"`
-		MissRecacheTokens   int64            `json:"miss_recache_tokens"`
-		LastMissAt          *int64           `json:"last_miss_at"`
-		LastMissCause       *string          `json:"last_miss_cause"`
+		Warm              bool     `json:"warm"`
+		CachingObserved   bool     `json:"caching_observed"`
+		TTL               string   `json:"ttl"`
+		ExpiresAt         *int64   `json:"expires_at"`
+		Requests          int64    `json:"requests"`
+		Misses            int64    `json:"misses"`
+		ExpectedRebuilds  int64    `json:"expected_rebuilds"`
+		HitRatio          *float64 `json:"hit_ratio"`
+		CacheWriteTokens  int64    `json:"cache_write_tokens"`
+		MissRecacheTokens int64    `json:"miss_recache_tokens"`
+		LastMissAt        *int64   `json:"last_miss_at"`
+		LastMissCause     *struct {
+			Causes          []string `json:"causes"`
+			ToolsAdded      int64    `json:"tools_added"`
+			ToolsRemoved    int64    `json:"tools_removed"`
+			SystemCharDelta int64    `json:"system_char_delta"`
+		} `json:"last_miss_cause"`
 		MissCauses          map[string]int64 `json:"miss_causes"`
 		RecacheTokensIfCold *int64           `json:"recache_tokens_if_cold"`
 	} `json:"prompt_cache"`
@@ -75,6 +87,42 @@ type statuslineSchema struct {
 	Thinking struct {
 		Enabled bool `json:"enabled"`
 	} `json:"thinking"`
+	RateLimits *struct {
+		FiveHour   *rateWindowSchema `json:"five_hour"`
+		SevenDay   *rateWindowSchema `json:"seven_day"`
+		SpendLimit *struct {
+			UsedPercentage float64  `json:"used_percentage"`
+			ResetsAt       int64    `json:"resets_at"`
+			UsedUSD        *float64 `json:"used_usd"`
+			LimitUSD       *float64 `json:"limit_usd"`
+			Period         string   `json:"period"`
+		} `json:"spend_limit"`
+	} `json:"rate_limits"`
+	Vim *struct {
+		Mode string `json:"mode"`
+	} `json:"vim"`
+	Agent *struct {
+		Name string `json:"name"`
+		Type string `json:"type"`
+	} `json:"agent"`
+	PR *struct {
+		Number      int64  `json:"number"`
+		URL         string `json:"url"`
+		ReviewState string `json:"review_state"`
+		Kind        string `json:"kind"`
+	} `json:"pr"`
+	Worktree *struct {
+		Name           string `json:"name"`
+		Path           string `json:"path"`
+		Branch         string `json:"branch"`
+		OriginalCwd    string `json:"original_cwd"`
+		OriginalBranch string `json:"original_branch"`
+	} `json:"worktree"`
+}
+
+type rateWindowSchema struct {
+	UsedPercentage float64 `json:"used_percentage"`
+	ResetsAt       int64   `json:"resets_at"`
 }
 
 // hookSchema is every field of every recorded hook payload.
