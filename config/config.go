@@ -160,10 +160,13 @@ func Default() *Config {
 const DefaultCompactInstructions = checkpoint.DefaultCompactInstructions
 
 // DefaultSegments is the default line's segments, in order.
-var DefaultSegments = []string{"zone", "tokens", "bar", "percent", "compact", "nudge", "model", "dir", "branch", "compactions", "resume", "problems"}
+var DefaultSegments = []string{"zone", "tokens", "bar", "percent", "compact", "nudge", "limits", "model", "dir", "branch", "compactions", "resume", "problems"}
+
+// OptionalSegments are the segments a layout may add (statusline.OptionalSegments).
+var OptionalSegments = []string{"cache", "cost", "duration", "lines", "git", "pr", "repo", "worktree", "agent", "effort", "style", "vim", "fast", "thinking"}
 
 // Segments is every segment name the statusline knows; validation rejects others.
-var Segments = DefaultSegments
+var Segments = append(slices.Clone(DefaultSegments), OptionalSegments...)
 
 // Tiers are the warning tiers.
 var Tiers = []string{"warn", "dumb", "imminent"}

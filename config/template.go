@@ -14,8 +14,9 @@ east_asian_width = false
 window = 0
 
 [statusline]
-# Segments per output line. Known: zone tokens bar percent compact nudge model dir branch compactions resume problems
-lines = [["zone", "tokens", "bar", "percent", "compact", "nudge", "model", "dir", "branch", "compactions", "resume", "problems"]]
+# Segments per output line. Known: zone tokens bar percent compact nudge limits model dir branch compactions resume problems
+# Off unless named: cache cost duration lines git pr repo worktree agent effort style vim fast thinking
+lines = [["zone", "tokens", "bar", "percent", "compact", "nudge", "limits", "model", "dir", "branch", "compactions", "resume", "problems"]]
 separator = ""   # "" = " · " (unicode) or " | " (ascii)
 bar_width = 10
 indent = 2       # Claude Code indents the status line by 2 columns (and keeps 2 more at the right)

@@ -91,6 +91,9 @@ func glyphSet(name string) *glyphs {
 // so a custom separator like " │ " keeps the render off go-runewidth too.
 const separatorGlyphs = "│┃❯›»•—◆"
 
+// extraGlyphs are the non-ASCII marks the extra segments print (seg_place.go, seg_session.go).
+const extraGlyphs = "↑↓−"
+
 // glyphWidth returns the display width of one of the fixed glyphs or separatorGlyphs, as
 // go-runewidth v0.0.31 measures it (TestGlyphWidthsMatchRunewidth keeps them equal), without
 // touching go-runewidth: its first lookup of a rune ≥ U+0300 builds a 2.2 MB table (+1.4 ms
@@ -98,12 +101,13 @@ const separatorGlyphs = "│┃❯›»•—◆"
 func glyphWidth(r rune, eastAsian bool) (w int, ok bool) {
 	switch r {
 	case '●', '○', '…', '·', '│', '┃', '•', '—', '◆', // East-Asian ambiguous
+		'↑', '↓', // the git segment's marks (extraGlyphs)
 		'\ue0a0', '\uf021', '\uf071', '\uf024': // private use (nerd font): ambiguous
 		if eastAsian {
 			return 2, true
 		}
 		return 1, true
-	case '▰', '▱', '⎇', '↻', '⚠', '⚑', '❯', '›', '»':
+	case '▰', '▱', '⎇', '↻', '⚠', '⚑', '❯', '›', '»', '−':
 		return 1, true
 	}
 	return 0, false

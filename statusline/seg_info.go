@@ -29,7 +29,8 @@ func (branchSegment) render(c *ctx, dst []span) []span {
 	return append(dst, span{text: c.g.branch}, span{text: clean(c.v.Branch)})
 }
 
-// compactionsSegment shows the compactions seen in this session, dimmed: "↻2" ("c2" in ascii).
+// compactionsSegment shows the compactions seen in this session, dimmed: "↻2" ("c2" in ascii),
+// and the tokens they reclaimed when known, "↻2 -280k".
 type compactionsSegment struct{}
 
 func (compactionsSegment) enabled(c *ctx) bool { return c.v.Compactions > 0 }
@@ -37,6 +38,9 @@ func (compactionsSegment) enabled(c *ctx) bool { return c.v.Compactions > 0 }
 func (compactionsSegment) render(c *ctx, dst []span) []span {
 	b := append(c.num[:0], c.g.compactions...)
 	b = strconv.AppendInt(b, int64(c.v.Compactions), 10)
+	if r := c.v.Facts.Reclaimed; r > 0 { // the tokens they reclaimed: "↻2 -280k"
+		b = appendTokens(append(b, " -"...), r)
+	}
 	return append(dst, span{text: string(b), style: styleDim})
 }
 

@@ -24,8 +24,10 @@ type nudgeSegment struct{}
 func (nudgeSegment) enabled(c *ctx) bool { return c.v.Tier != "" }
 
 func (nudgeSegment) render(c *ctx, dst []span) []span {
+	text := c.g.hintText
 	if c.v.Tier == TierReady {
-		return append(dst, span{text: c.g.readyText, style: styleHint})
+		text = c.g.readyText
 	}
-	return append(dst, span{text: c.g.hintText, style: styleHint})
+	// The cache says whether now is a good moment (seg_cache.go).
+	return appendCacheHint(c, append(dst, span{text: text, style: styleHint}))
 }

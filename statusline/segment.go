@@ -7,7 +7,11 @@ import (
 )
 
 // DefaultLines is the layout used when Options.Lines is nil: one line with every segment.
-var DefaultLines = [][]string{{"zone", "tokens", "bar", "percent", "compact", "nudge", "model", "dir", "branch", "compactions", "resume", "problems"}}
+var DefaultLines = [][]string{{"zone", "tokens", "bar", "percent", "compact", "nudge", "limits", "model", "dir", "branch", "compactions", "resume", "problems"}}
+
+// OptionalSegments are the registered segments off by default: a layout (config
+// statusline.lines) names them to turn them on.
+var OptionalSegments = []string{"cache", "cost", "duration", "lines", "git", "pr", "repo", "worktree", "agent", "effort", "style", "vim", "fast", "thinking"}
 
 // span is a run of text in one style. w is its display width (exact reports whether w is
 // exact or an upper bound; see fastWidth); the renderer fills both in.
@@ -69,6 +73,23 @@ var registry = map[string]registered{
 	"compactions": {compactionsSegment{}, PriorityCompactions, groupNone},
 	"resume":      {resumeSegment{}, PriorityResume, groupNone},
 	"problems":    {problemsSegment{}, PriorityPinned, groupNone},
+	// The extra segments (seg_limits.go, seg_session.go, seg_cache.go, seg_place.go): off until
+	// named in the layout.
+	"limits":   {limitsSegment{}, PriorityLimits, groupNone},
+	"cost":     {costSegment{}, PriorityCost, groupNone},
+	"duration": {durationSegment{}, PriorityDuration, groupNone},
+	"lines":    {linesSegment{}, PriorityLines, groupNone},
+	"effort":   {effortSegment{}, PriorityEffort, groupNone},
+	"style":    {styleSegment{}, PriorityStyle, groupNone},
+	"vim":      {vimSegment{}, PriorityVim, groupNone},
+	"fast":     {fastSegment{}, PriorityFlags, groupNone},
+	"thinking": {thinkingSegment{}, PriorityFlags, groupNone},
+	"cache":    {cacheSegment{}, PriorityCache, groupNone},
+	"git":      {gitSegment{}, PriorityGit, groupPlace},
+	"pr":       {prSegment{}, PriorityPR, groupNone},
+	"repo":     {repoSegment{}, PriorityRepo, groupNone},
+	"worktree": {worktreeSegment{}, PriorityWorktree, groupNone},
+	"agent":    {agentSegment{}, PriorityAgent, groupNone},
 }
 
 // SegmentNames returns the names of all segments, sorted, for the config to validate

@@ -183,10 +183,15 @@ func TestSegmentNames(t *testing.T) {
 			}
 		}
 	}
-	// Every registered segment renders in DefaultLines.
+	// Every registered segment renders in DefaultLines or is one of the optional ones.
 	for _, n := range names {
-		if !slices.Contains(DefaultLines[0], n) {
-			t.Errorf("segment %q missing from DefaultLines", n)
+		if !slices.Contains(DefaultLines[0], n) && !slices.Contains(OptionalSegments, n) {
+			t.Errorf("segment %q missing from DefaultLines and OptionalSegments", n)
+		}
+	}
+	for _, n := range OptionalSegments {
+		if _, ok := registry[n]; !ok || slices.Contains(DefaultLines[0], n) {
+			t.Errorf("optional segment %q: registered %v, in DefaultLines too", n, ok)
 		}
 	}
 }

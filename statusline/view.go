@@ -24,6 +24,8 @@ type View struct {
 	// "imminent"): a /compact-prep is due. TierReady: a fresh checkpoint is written, so the next
 	// step is /compact.
 	Tier string
+	// Facts feed the extra segments (limits, cost, cache, git, pr, …); zero hides them.
+	Facts Facts
 	// Problems are short diagnostics shown as a ⚠ segment, e.g. "config.toml:4:1 unknown key
 	// 'colour'" or "payload: not JSON". The line still renders everything else it can.
 	Problems []string

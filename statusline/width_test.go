@@ -16,7 +16,7 @@ import (
 func TestGlyphWidthsMatchRunewidth(t *testing.T) {
 	for _, g := range []*glyphs{glyphSet("unicode"), glyphSet("ascii"), glyphSet("nerd")} {
 		all := strings.Join([]string{g.zone, g.unknown, g.noZone, g.full, g.empty, g.branch, g.compactions,
-			g.problem, g.problemSep, g.hint, g.approx, g.sep, g.ellipsis, separatorGlyphs}, "")
+			g.problem, g.problemSep, g.hint, g.approx, g.sep, g.ellipsis, separatorGlyphs, extraGlyphs}, "")
 		for _, r := range all {
 			if r < utf8.RuneSelf {
 				continue
