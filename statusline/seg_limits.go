@@ -19,10 +19,11 @@ func saneSpend(s Spend) bool {
 
 func (limitsSegment) render(c *ctx, dst []span) []span {
 	f := &c.v.Facts
-	dst = appendLimit(c, dst, "5h ", f.FiveHour)
-	dst = appendLimit(c, dst, "7d ", f.SevenDay)
+	start := len(dst)
+	dst = appendLimit(c, dst, start, "5h ", f.FiveHour)
+	dst = appendLimit(c, dst, start, "7d ", f.SevenDay)
 	if s := f.Spend; saneSpend(s) {
-		if len(dst) > 0 {
+		if len(dst) > start {
 			dst = append(dst, span{text: " "})
 		}
 		var b []byte
@@ -46,11 +47,11 @@ func (limitsSegment) render(c *ctx, dst []span) []span {
 	return dst
 }
 
-func appendLimit(c *ctx, dst []span, name string, l Limit) []span {
+func appendLimit(c *ctx, dst []span, start int, name string, l Limit) []span {
 	if !saneLimit(l) {
 		return dst
 	}
-	if len(dst) > 0 {
+	if len(dst) > start {
 		dst = append(dst, span{text: " "})
 	}
 	dst = append(dst, span{text: name, style: styleDim}, span{text: string(appendPct(nil, l.Pct)), style: pctStyle(l.Pct)})

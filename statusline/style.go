@@ -51,12 +51,18 @@ var (
 		styleDumb:  "\x1b[1;38;5;203m", // #ff5f5f
 		styleHint:  "\x1b[1;38;5;221m",
 	}
+	// The truecolor values are chosen so that Claude Code's re-rendering keeps each hue: in a
+	// 256-colour pane it rounds each channel to the 6-level cube (round(c/255×5)), in a
+	// 16-colour one it keeps the channels at level 3 or more (TestColoursSurviveClaudeCode).
+	// #f0463c lands on 203 (#ff5f5f) and bright red, #7ed076 on 114 (#87d787) and green,
+	// #f1c84a on 221 (#ffd75f) and bright yellow: the 256 table's own colours. (The first
+	// values, #f0625a and #7ed383, came out salmon 210 and mint 115, cyan at 16 colours.)
 	sgrTrueColor = [numStyles]string{
 		styleDim:   "\x1b[2m",
-		styleSmart: "\x1b[38;2;126;211;131m", // #7ed383
-		styleWarn:  "\x1b[38;2;241;200;90m",  // #f1c85a
-		styleDumb:  "\x1b[1;38;2;240;98;90m", // #f0625a
-		styleHint:  "\x1b[1;38;2;241;200;90m",
+		styleSmart: "\x1b[38;2;126;208;118m", // #7ed076
+		styleWarn:  "\x1b[38;2;241;200;74m",  // #f1c84a
+		styleDumb:  "\x1b[1;38;2;240;70;60m", // #f0463c
+		styleHint:  "\x1b[1;38;2;241;200;74m",
 	}
 )
 

@@ -21,9 +21,9 @@ func TestZoneColours(t *testing.T) {
 		{zones.Smart, termcolor.ANSI256, "\x1b[38;5;114m"},
 		{zones.Warn, termcolor.ANSI256, "\x1b[38;5;221m"},
 		{zones.Dumb, termcolor.ANSI256, "\x1b[1;38;5;203m"},
-		{zones.Smart, termcolor.TrueColor, "\x1b[38;2;126;211;131m"},
-		{zones.Warn, termcolor.TrueColor, "\x1b[38;2;241;200;90m"},
-		{zones.Dumb, termcolor.TrueColor, "\x1b[1;38;2;240;98;90m"},
+		{zones.Smart, termcolor.TrueColor, "\x1b[38;2;126;208;118m"},
+		{zones.Warn, termcolor.TrueColor, "\x1b[38;2;241;200;74m"},
+		{zones.Dumb, termcolor.TrueColor, "\x1b[1;38;2;240;70;60m"},
 		{zones.Smart, termcolor.Ascii, ""},
 		{zones.Dumb, termcolor.Ascii, ""},
 	}
@@ -101,7 +101,7 @@ func TestPaintZone(t *testing.T) {
 		{termcolor.ANSI, zones.Smart, "\x1b[32mx\x1b[0m"},
 		{termcolor.ANSI, zones.Dumb, "\x1b[1;31mx\x1b[0m"},
 		{termcolor.ANSI256, zones.Warn, "\x1b[38;5;221mx\x1b[0m"},
-		{termcolor.TrueColor, zones.Dumb, "\x1b[1;38;2;240;98;90mx\x1b[0m"},
+		{termcolor.TrueColor, zones.Dumb, "\x1b[1;38;2;240;70;60mx\x1b[0m"},
 		{termcolor.ANSI, zones.Unknown, "\x1b[2mx\x1b[0m"},
 	}
 	for _, tt := range tests {
