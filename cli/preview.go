@@ -15,17 +15,19 @@ type sample struct {
 	name    string
 	window  int64
 	tokens  int64
+	extra   bool // every documented field, every segment (preview_more.go)
 }
 
 // samples cover each zone on a 200k and a 1M model, and the state before the first reply.
 var samples = []sample{
-	{"200k before the first reply", "claude-sonnet-4-5-20250929", "Sonnet 4.5", 200_000, -1},
-	{"200k smart", "claude-sonnet-4-5-20250929", "Sonnet 4.5", 200_000, 42_000},
-	{"200k warn", "claude-sonnet-4-5-20250929", "Sonnet 4.5", 200_000, 96_500},
-	{"200k dumb", "claude-sonnet-4-5-20250929", "Sonnet 4.5", 200_000, 142_000},
-	{"1M smart", "claude-opus-5-5", "Opus 5.5", 1_000_000, 90_000},
-	{"1M warn", "claude-opus-5-5", "Opus 5.5", 1_000_000, 180_000},
-	{"1M dumb", "claude-opus-5-5", "Opus 5.5", 1_000_000, 310_000},
+	{"200k before the first reply", "claude-sonnet-4-5-20250929", "Sonnet 4.5", 200_000, -1, false},
+	{"200k smart", "claude-sonnet-4-5-20250929", "Sonnet 4.5", 200_000, 42_000, false},
+	{"200k warn", "claude-sonnet-4-5-20250929", "Sonnet 4.5", 200_000, 96_500, false},
+	{"200k dumb", "claude-sonnet-4-5-20250929", "Sonnet 4.5", 200_000, 142_000, false},
+	{"1M smart", "claude-opus-5-5", "Opus 5.5", 1_000_000, 90_000, false},
+	{"1M warn", "claude-opus-5-5", "Opus 5.5", 1_000_000, 180_000, false},
+	{"1M dumb", "claude-opus-5-5", "Opus 5.5", 1_000_000, 310_000, false},
+	extraSample,
 }
 
 // json returns the sample as a statusline payload, shaped as Claude Code 2.1.332 sends it.
@@ -80,7 +82,7 @@ func runPreview(e *Env, args []string) int {
 		return e.Getenv(k)
 	}
 	for _, s := range samples {
-		r := pe.render(s.json("/home/user/project"), nil, shown, cfgErr)
+		r := s.render(&pe, shown, cfgErr)
 		fmt.Fprintf(e.Stdout, "%-28s %s\n", s.label, strings.ReplaceAll(r.line, "\n", "\n"+strings.Repeat(" ", 29)))
 	}
 	fmt.Fprintf(e.Stdout, "\nconfig: %s\n", e.Paths.Config)

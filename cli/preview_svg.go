@@ -57,7 +57,7 @@ func (e *Env) writePreviewSVG(path string, pe Env, cfg *config.Config, cfgErr er
 	}
 	var rows []svgRow
 	for _, s := range samples {
-		r := pe.render(s.json("/home/user/project"), nil, cfg, cfgErr)
+		r := s.render(&pe, cfg, cfgErr)
 		for i, l := range strings.Split(r.line, "\n") {
 			label := s.label
 			if i > 0 {

@@ -62,7 +62,7 @@ func TestPreviewSVG(t *testing.T) {
 		t.Errorf("two renders differ")
 	}
 	svg := string(a)
-	for _, want := range []string{"<svg ", "SMART", "WARN", "DUMB", `fill="#7ed383"`, `font-weight="bold"`, "</svg>"} {
+	for _, want := range []string{"<svg ", "SMART", "WARN", "DUMB", `fill="#7ed076"`, `font-weight="bold"`, "</svg>"} {
 		if !strings.Contains(svg, want) {
 			t.Errorf("the picture lacks %q (NO_COLOR must not turn its colours off)", want)
 		}

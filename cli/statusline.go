@@ -60,6 +60,9 @@ func runStatusline(e *Env, args []string) (code int) {
 	}
 	e.Stdout.Write(append([]byte(r.line), '\n')) // (io.WriteString's interface assertion builds an itab on first use)
 	e.afterRender(r, time.Since(start))
+	if r.gitRefresh != "" {
+		e.startGitRefresh(r.gitRefresh) // after the line: the render never waits for git
+	}
 	return exitOK
 }
 
@@ -79,6 +82,7 @@ type rendered struct {
 	prevCompactions int
 	prevWindow      int64 // the registry's window before this render: a model switch re-arms
 	prevKnown       bool
+	gitRefresh      string // the worktree whose git cache entry is stale: refresh it after printing
 }
 
 // render decodes, models and renders. It never fails: problems become View.Problems.
@@ -145,15 +149,23 @@ func (e *Env) render(data []byte, readErr error, cfg *config.Config, cfgErr erro
 	if dir := p.Dir(); dir != "" {
 		v.Dir = filepath.Base(dir)
 	}
+	var gitRoot string
 	if p.Cwd != "" {
 		if g, err := gitinfo.Branch(p.Cwd); err == nil {
-			v.Branch = g.Label()
+			v.Branch, gitRoot = g.Label(), g.Root
 		}
 	}
+	// The extra segments' facts: the payload's, the git cache's (statusline_facts.go).
+	v.Facts = factsFor(p, e.Now())
+	var gitStale bool
+	v.Facts.Git, gitStale = e.gitFacts(cfg.Statusline.Lines, gitRoot, v.Branch, e.Now())
 
 	// Per-session state: compaction count (incremental scan), registry.
 	r := rendered{p: p, prep: prep, warning: warning}
 	live := underClaudeCode(e.Getenv)
+	if gitStale && live { // a hand render keeps no state, the git cache included
+		r.gitRefresh = gitRoot
+	}
 	if state.ValidSessionID(p.SessionID) && e.State.Usable() {
 		s, loadErr := e.State.LoadSession(p.SessionID)
 		before := *s
@@ -162,7 +174,7 @@ func (e *Env) render(data []byte, readErr error, cfg *config.Config, cfgErr erro
 		r.prevCompactions, r.prevWindow = s.Compactions, s.Window
 		r.prevKnown = loadErr == nil && s.TranscriptCounted && s.Transcript == p.TranscriptPath
 		e.countCompactions(s, p.TranscriptPath)
-		v.Compactions = s.Compactions
+		v.Compactions, v.Facts.Reclaimed = s.Compactions, s.Reclaimed
 		v.Resume = e.resumeVerdict(s) // statusline_resume.go
 		s.Tokens, s.Window, s.Zone, s.Model, s.ModelID = v.Tokens, v.Window, v.Zone.String(), v.Model, modelID
 		s.Cwd, s.Project, s.Version = p.Cwd, p.Dir(), p.Version
@@ -276,7 +288,7 @@ func (e *Env) countCompactions(s *state.Session, path string) {
 		return
 	}
 	if s.Transcript != path {
-		s.Transcript, s.TranscriptOffset, s.Compactions, s.TranscriptCounted = path, 0, 0, false
+		s.Transcript, s.TranscriptOffset, s.Compactions, s.Reclaimed, s.TranscriptCounted = path, 0, 0, 0, false
 		s.TranscriptDev, s.TranscriptIno, s.TranscriptSum = 0, 0, 0
 	}
 	from := transcript.Position{Offset: s.TranscriptOffset, Dev: s.TranscriptDev, Ino: s.TranscriptIno, Sum: s.TranscriptSum}
@@ -285,12 +297,13 @@ func (e *Env) countCompactions(s *state.Session, path string) {
 		return
 	}
 	if sc.Reset {
-		s.Compactions = 0
+		s.Compactions, s.Reclaimed = 0, 0
 		if s.TranscriptOffset != 0 {
 			e.State.LogLine("statusline", "transcript "+path+" is not the file counted before (replaced or rewritten): counting its compactions again")
 		}
 	}
 	s.Compactions += sc.Compactions
+	s.Reclaimed = min(s.Reclaimed+sc.Reclaimed, 1<<50)
 	s.TranscriptOffset = sc.At.Offset
 	s.TranscriptDev, s.TranscriptIno, s.TranscriptSum = sc.At.Dev, sc.At.Ino, sc.At.Sum
 	s.TranscriptCounted = !sc.More

@@ -44,6 +44,10 @@ func gitState(ctx context.Context, cwd string) *Git {
 	return g
 }
 
+// GitStatus is gitState for the git segment's cache refresher (gitcache): the branch, HEAD,
+// dirty files and distance to the upstream, under ctx and GitTimeout, with the same care.
+func GitStatus(ctx context.Context, cwd string) *Git { return gitState(ctx, cwd) }
+
 // gitArgs are the options before every git subcommand zoneline runs: command-line config wins
 // over every file, so the repository cannot turn these back on.
 var gitArgs = []string{

@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -76,6 +77,9 @@ type Git struct {
 	Root      string   `json:"root"`
 	Dirty     []string `json:"dirty"`               // "XY path" lines, as git status --porcelain
 	DirtyMore int      `json:"dirty_more,omitzero"` // dirty files beyond MaxDirty
+	Upstream  string   `json:"upstream,omitempty"`  // the branch's upstream; "" none
+	Ahead     int      `json:"ahead,omitzero"`      // commits ahead of the upstream
+	Behind    int      `json:"behind,omitzero"`     // commits behind it
 	Err       string   `json:"error,omitempty"`     // git status failed or timed out
 }
 
@@ -153,6 +157,15 @@ func parsePorcelain(g *Git, out []byte) {
 			if oid := strings.TrimPrefix(f, "# branch.oid "); oid != "(initial)" {
 				g.Head = oid
 			}
+			continue
+		case strings.HasPrefix(f, "# branch.upstream "):
+			g.Upstream = strings.TrimPrefix(f, "# branch.upstream ")
+			continue
+		case strings.HasPrefix(f, "# branch.ab "):
+			a, b, _ := strings.Cut(strings.TrimPrefix(f, "# branch.ab "), " ")
+			g.Ahead, _ = strconv.Atoi(strings.TrimPrefix(a, "+"))
+			g.Behind, _ = strconv.Atoi(strings.TrimPrefix(b, "-"))
+			g.Ahead, g.Behind = max(g.Ahead, 0), max(g.Behind, 0)
 			continue
 		case strings.HasPrefix(f, "# branch.head "):
 			if h := strings.TrimPrefix(f, "# branch.head "); h != "(detached)" {

@@ -23,6 +23,7 @@ type Session struct {
 	Project          string    `json:"project"`
 	Version          string    `json:"claude_version"`
 	Compactions      int       `json:"compactions"`
+	Reclaimed        int64     `json:"reclaimed,omitempty"` // tokens the compactions reclaimed (Σ preTokens − postTokens)
 	Transcript       string    `json:"transcript"`
 	TranscriptOffset int64     `json:"transcript_offset"`
 	// TranscriptDev, TranscriptIno and TranscriptSum identify the file TranscriptOffset was

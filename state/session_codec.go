@@ -50,6 +50,9 @@ func (s *Session) appendJSON(b []byte) []byte {
 	str("project", s.Project, false)
 	str("claude_version", s.Version, false)
 	num("compactions", int64(s.Compactions))
+	if s.Reclaimed != 0 {
+		num("reclaimed", s.Reclaimed)
+	}
 	str("transcript", s.Transcript, false)
 	num("transcript_offset", s.TranscriptOffset)
 	unum("transcript_dev", s.TranscriptDev)
@@ -91,6 +94,8 @@ func (s *Session) decode(data []byte) error {
 			return sc.String("claude_version", &s.Version)
 		case jsonscan.KeyIs(k, "compactions"):
 			return sc.Int("compactions", &compactions)
+		case jsonscan.KeyIs(k, "reclaimed"):
+			return sc.Int("reclaimed", &s.Reclaimed)
 		case jsonscan.KeyIs(k, "transcript"):
 			return sc.String("transcript", &s.Transcript)
 		case jsonscan.KeyIs(k, "transcript_offset"):

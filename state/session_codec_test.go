@@ -21,6 +21,7 @@ type sessionRef struct {
 	Project           string    `json:"project"`
 	Version           string    `json:"claude_version"`
 	Compactions       int       `json:"compactions"`
+	Reclaimed         int64     `json:"reclaimed,omitempty"`
 	Transcript        string    `json:"transcript"`
 	TranscriptOffset  int64     `json:"transcript_offset"`
 	TranscriptDev     uint64    `json:"transcript_dev"`
@@ -39,7 +40,7 @@ func TestSessionCodecMatchesEncodingJSON(t *testing.T) {
 	}
 	in := Session{ID: "aaa8e696-ca66-4fcf-8fb3-651eb7e68c12", Updated: time.Date(2026, 11, 29, 22, 12, 49, 5e8, time.UTC),
 		Tokens: 142000, Window: 200000, AutoCompact: 167000, Zone: "dumb", Model: "Opus \"5.5\"", ModelID: "claude-opus-5-5",
-		Cwd: "/home/u/é\n", Project: "/home/u/p", Version: "2.1.332", Compactions: 3, Transcript: "/t.jsonl",
+		Cwd: "/home/u/é\n", Project: "/home/u/p", Version: "2.1.332", Compactions: 3, Reclaimed: 280000, Transcript: "/t.jsonl",
 		TranscriptOffset: 1 << 40, TranscriptDev: 65024, TranscriptIno: 1<<63 + 5, TranscriptSum: 0xcbf29ce484222325, TranscriptCounted: true, Pane: "%3", TmuxSocket: "/tmp/tmux-0/default", RenderMicros: 812}
 	data := in.appendJSON(nil)
 	var ref sessionRef
@@ -55,7 +56,7 @@ func TestSessionCodecMatchesEncodingJSON(t *testing.T) {
 		t.Fatalf("round trip:\n in %+v\nref %+v\nback %+v", in, ref, back)
 	}
 	// omitempty as in the tags
-	in.Pane, in.TmuxSocket = "", ""
+	in.Pane, in.TmuxSocket, in.Reclaimed = "", "", 0
 	data = in.appendJSON(nil)
 	want, _ := json.Marshal(sessionRef(in))
 	var a, b map[string]any

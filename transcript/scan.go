@@ -7,6 +7,7 @@ type Scan struct {
 	Compactions int         // compact_boundary records in the lines read by this call
 	Offset      int64       // where the next call should start
 	Last        *Compaction // the last compaction read by this call; nil if none
+	Reclaimed   int64       // Σ preTokens − postTokens of the compactions read that record both
 	Reset       bool        // the file was read from 0 (shorter than the offset, or not the file the position was saved in): replace any running count with Compactions instead of adding to it
 	More        bool        // the maxBytes budget stopped the read before the end of the file
 	// At is where the next call should start, with the file's identity: pass it to
@@ -115,6 +116,9 @@ func scanCompactions(path string, from Position, check bool, maxBytes int64) (Sc
 		}
 		s.Compactions++
 		s.Last = rec.Compaction
+		if c := rec.Compaction; c != nil && c.PreTokens > c.PostTokens && c.PostTokens > 0 {
+			s.Reclaimed += c.PreTokens - c.PostTokens
+		}
 	}
 	return s, nil
 }

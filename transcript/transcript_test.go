@@ -327,13 +327,14 @@ func TestTailReadsOnlyTheWindow(t *testing.T) {
 func TestScanCompactionsFixtures(t *testing.T) {
 	tm := func(s string) time.Time { v, _ := time.Parse(time.RFC3339Nano, s); return v }
 	tests := []struct {
-		path string
-		n    int
-		last *Compaction
+		path      string
+		n         int
+		last      *Compaction
+		reclaimed int64 // preTokens − postTokens
 	}{
-		{manualT, 1, &Compaction{Trigger: "manual", PreTokens: 140120, PostTokens: 2925, Time: tm("2026-11-29T21:34:25.301Z")}},
-		{autoT, 1, &Compaction{Trigger: "auto", PreTokens: 190326, PostTokens: 2992, Time: tm("2026-11-29T21:47:52.033Z")}},
-		{edgeT, 0, nil}, // both /compact attempts were blocked by PreCompact
+		{manualT, 1, &Compaction{Trigger: "manual", PreTokens: 140120, PostTokens: 2925, Time: tm("2026-11-29T21:34:25.301Z")}, 140120 - 2925},
+		{autoT, 1, &Compaction{Trigger: "auto", PreTokens: 190326, PostTokens: 2992, Time: tm("2026-11-29T21:47:52.033Z")}, 190326 - 2992},
+		{edgeT, 0, nil, 0}, // both /compact attempts were blocked by PreCompact
 	}
 	for _, tt := range tests {
 		t.Run(filepath.Base(tt.path), func(t *testing.T) {
@@ -345,7 +346,7 @@ func TestScanCompactionsFixtures(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := Scan{Compactions: tt.n, Offset: fi.Size(), Last: tt.last}
+			want := Scan{Compactions: tt.n, Offset: fi.Size(), Last: tt.last, Reclaimed: tt.reclaimed}
 			if s.At.Offset != s.Offset {
 				t.Errorf("At.Offset %d, Offset %d", s.At.Offset, s.Offset)
 			}

@@ -1,0 +1,108 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/zoneline/zoneline/gitcache"
+	"github.com/zoneline/zoneline/gitinfo"
+	"github.com/zoneline/zoneline/snapshot"
+	"github.com/zoneline/zoneline/statusline"
+)
+
+// runGitRefresh is `zoneline git-refresh -root DIR`: it runs git once for the worktree DIR
+// (snapshot.GitStatus: filters, fsmonitor, hooks and pagers off, its own process group,
+// killed at the deadline) and writes the git segment's cache entry atomically. The statusline
+// starts it detached when the entry is stale, after its line is printed; a person may run it
+// too. DIR must be a worktree's top directory (as gitinfo finds it): nothing else is run.
+func runGitRefresh(e *Env, args []string) int {
+	fs := e.flags("git-refresh", "-root DIR")
+	root := fs.String("root", "", "the worktree's top directory")
+	if code, ok := parse(fs, args); !ok {
+		return code
+	}
+	if *root == "" || !filepath.IsAbs(*root) || fs.NArg() > 0 {
+		fs.Usage()
+		return exitUsage
+	}
+	info, err := gitinfo.Branch(*root)
+	if err != nil || info.Root != filepath.Clean(*root) {
+		fmt.Fprintf(e.Stderr, "zoneline: git-refresh: %s is not a worktree's top directory\n", *root)
+		return exitFail
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), gitcache.Deadline)
+	defer cancel()
+	start := e.Now()
+	g := snapshot.GitStatus(ctx, info.Root)
+	ent := gitcache.Entry{Root: info.Root, Branch: info.Label(), Time: start}
+	switch {
+	case g == nil:
+		ent.Err = "not a git checkout"
+	case g.Err != "":
+		ent.Err = g.Err
+	default:
+		ent.Dirty = len(g.Dirty) + g.DirtyMore
+		ent.Ahead, ent.Behind, ent.Upstream = g.Ahead, g.Behind, g.Upstream != ""
+	}
+	if err := gitcache.Save(e.State.Root, ent); err != nil {
+		fmt.Fprintf(e.Stderr, "zoneline: git-refresh: %v\n", err)
+		return exitFail
+	}
+	if ent.Err != "" {
+		e.State.Log("git-refresh", "%s: %s", info.Root, ent.Err)
+	}
+	return exitOK
+}
+
+// gitFacts reads the git cache for the worktree at root on branch when the layout shows the
+// git segment; refresh reports whether the entry is stale (the caller starts the refresher
+// after printing). It reads one small file; it never starts a process.
+func (e *Env) gitFacts(lines [][]string, root, branch string, now time.Time) (g statusline.Git, refresh bool) {
+	if root == "" || !e.State.Usable() || !layoutHas(lines, "git") {
+		return g, false
+	}
+	ent, ok := gitcache.Load(e.State.Root, root)
+	if ok && ent.Fresh(now, branch) {
+		g = statusline.Git{Known: true, Dirty: ent.Dirty, Ahead: ent.Ahead, Behind: ent.Behind, Upstream: ent.Upstream}
+	}
+	return g, gitcache.Stale(ent, ok, now, branch)
+}
+
+// startGitRefresh starts `zoneline git-refresh` for root, detached, unless another render
+// started one within gitcache.RefreshAfter. It runs after the line is printed.
+func (e *Env) startGitRefresh(root string) {
+	if !gitcache.Claim(e.State.Root, root, e.Now()) {
+		return
+	}
+	bin, err := os.Executable()
+	if err != nil {
+		e.State.Log("statusline", "git refresh: %v", err)
+		return
+	}
+	if strings.TrimSuffix(filepath.Base(bin), ".exe") != "zoneline" {
+		return // a test binary running cli in-process: it has no git-refresh command to start
+	}
+	args := []string{"git-refresh", "-root", root}
+	if err := gitcache.Start(bin, args); err != nil {
+		e.State.Log("statusline", "git refresh: %v", err)
+	}
+}
+
+// layoutHas reports whether a layout (nil: the default one) names segment.
+func layoutHas(lines [][]string, segment string) bool {
+	if lines == nil {
+		lines = statusline.DefaultLines
+	}
+	for _, l := range lines {
+		for _, n := range l {
+			if n == segment {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,80 @@
+package cli
+
+import (
+	"time"
+
+	"github.com/zoneline/zoneline/payload"
+	"github.com/zoneline/zoneline/statusline"
+)
+
+// factsFor turns the payload's fields beyond the context into the extra segments' facts
+// (statusline.Facts). It is pure: the git cache and the compactions' reclaimed tokens are
+// added by the caller. Text stays raw here: the segments sanitize it.
+func factsFor(p *payload.Statusline, now time.Time) statusline.Facts {
+	f := statusline.Facts{Now: now.Unix()}
+	m := &p.More
+	if rl := m.RateLimits; rl != nil {
+		f.FiveHour, f.SevenDay = limitOf(rl.FiveHour), limitOf(rl.SevenDay)
+		if s := rl.Spend; s != nil {
+			f.Spend = statusline.Spend{Known: true, Pct: float64(s.UsedPct), ResetsAt: int64(s.ResetsAt), Period: s.Period}
+			if s.UsedUSD != nil && s.LimitUSD != nil {
+				f.Spend.USDKnown, f.Spend.Used, f.Spend.LimitUSD = true, float64(*s.UsedUSD), float64(*s.LimitUSD)
+			}
+		}
+	}
+	if c := m.Cost; c != nil {
+		f.Cost = statusline.Money{Known: true, USD: float64(c.USD)}
+		f.DurationMS = int64(c.DurationMS)
+		f.LinesKnown, f.LinesAdded, f.LinesDrop = true, int64(c.LinesAdded), int64(c.LinesRemoved)
+	}
+	if m.Effort != nil {
+		f.Effort = m.Effort.Level
+	}
+	if m.OutputStyle != nil {
+		f.Style = m.OutputStyle.Name
+	}
+	if m.Vim != nil {
+		f.Vim = m.Vim.Mode
+	}
+	f.Fast = m.FastMode != nil && *m.FastMode
+	f.Thinking = m.Thinking != nil && m.Thinking.Enabled != nil && *m.Thinking.Enabled
+	if c := m.PromptCache; c != nil && c.CachingObserved != nil && *c.CachingObserved {
+		f.Cache = statusline.Cache{Known: true, Warm: c.Warm != nil && *c.Warm, HitRatio: -1, Recache: -1,
+			Misses: int64(c.Misses), TTL: c.TTL}
+		if c.ExpiresAt != nil {
+			f.Cache.ExpiresAt = int64(*c.ExpiresAt)
+		}
+		if c.HitRatio != nil {
+			f.Cache.HitRatio = float64(*c.HitRatio)
+		}
+		if c.RecacheIfCold != nil {
+			f.Cache.Recache = int64(*c.RecacheIfCold)
+		}
+		if mc := c.LastMissCause; mc != nil && len(mc.Causes) > 0 {
+			f.Cache.MissCause = mc.Causes[0]
+		}
+	}
+	if pr := m.PR; pr != nil {
+		f.PRNumber, f.PRState, f.PRKind = int64(pr.Number), pr.ReviewState, pr.Kind
+	}
+	if w := p.Workspace; w != nil {
+		if r := w.Repo; r != nil && r.Owner != "" && r.Name != "" {
+			f.Repo = r.Owner + "/" + r.Name
+		}
+		f.Worktree = w.GitWorktree
+	}
+	if wt := m.Worktree; wt != nil && wt.Name != "" {
+		f.Worktree = wt.Name
+	}
+	if a := m.Agent; a != nil {
+		f.Agent = a.Name
+	}
+	return f
+}
+
+func limitOf(w *payload.RateWindow) statusline.Limit {
+	if w == nil {
+		return statusline.Limit{}
+	}
+	return statusline.Limit{Known: true, Pct: float64(w.UsedPct), ResetsAt: int64(w.ResetsAt)}
+}

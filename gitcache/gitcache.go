@@ -1,0 +1,170 @@
+// Package gitcache is the git segment's cache: a worktree's dirty count and distance to its
+// upstream, written by a refresher process and read by the statusline, so that the render
+// never starts git. A render that finds the entry stale (older than RefreshAfter) or missing
+// claims the refresh (an O_EXCL stamp, at most once per RefreshAfter) and, after its line is
+// printed, starts `zoneline git-refresh` detached; the refresher runs git under a deadline,
+// as the PreCompact snapshot does (snapshot.GitStatus: no program the repository names can
+// start), and writes the entry atomically (temp file + rename).
+//
+//	<state>/git/<key>.json      the entry (key: FNV-64a of the worktree root)
+//	<state>/git/<key>.refresh   the claim stamp: its time is the last refresh started
+package gitcache
+
+import (
+	"hash/fnv"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/zoneline/zoneline/internal/jsonscan"
+	"github.com/zoneline/zoneline/internal/rawfs"
+	"github.com/zoneline/zoneline/state"
+)
+
+// Tuning numbers.
+const (
+	DirName      = "git"            // under the state dir
+	RefreshAfter = 10 * time.Second // an entry older than this asks for a refresh
+	MaxAge       = 5 * time.Minute  // an entry older than this is not shown
+	Deadline     = 2 * time.Second  // the refresher's whole run
+	maxEntry     = 4096             // bytes of an entry read back
+)
+
+// Entry is one worktree's cached state.
+type Entry struct {
+	Root     string    // the worktree's top directory
+	Branch   string    // the branch (or "" detached) when git ran: an entry for another branch is stale
+	Time     time.Time // when git ran
+	Dirty    int       // changed and untracked files
+	Ahead    int       // commits ahead of the upstream
+	Behind   int       // commits behind it
+	Upstream bool      // the branch has an upstream
+	Err      string    // git failed or timed out: nothing above is known
+}
+
+// Dir returns the cache folder under the state dir root.
+func Dir(stateRoot string) string { return filepath.Join(stateRoot, DirName) }
+
+func key(root string) string {
+	h := fnv.New64a()
+	h.Write([]byte(root))
+	return strconv.FormatUint(h.Sum64(), 16)
+}
+
+// Path returns the entry file of the worktree root.
+func Path(stateRoot, root string) string {
+	return filepath.Join(Dir(stateRoot), key(root)+".json")
+}
+
+func stampPath(stateRoot, root string) string {
+	return filepath.Join(Dir(stateRoot), key(root)+".refresh")
+}
+
+// Load returns the entry of root; ok is false when there is none, it cannot be read, or it
+// belongs to another root (a hash collision).
+func Load(stateRoot, root string) (e Entry, ok bool) {
+	data, err := rawfs.ReadFile(Path(stateRoot, root), maxEntry, true)
+	if err != nil {
+		return Entry{}, false
+	}
+	if err := e.decode(data); err != nil || e.Root != root {
+		return Entry{}, false
+	}
+	return e, true
+}
+
+// Fresh reports whether e can be shown at now for a worktree on branch: it is for that branch,
+// git did not fail, and it is younger than MaxAge.
+func (e Entry) Fresh(now time.Time, branch string) bool {
+	age := now.Sub(e.Time)
+	return e.Err == "" && e.Branch == branch && age >= -time.Minute && age < MaxAge
+}
+
+// Stale reports whether e (ok: it exists) should be refreshed at now for branch.
+func Stale(e Entry, ok bool, now time.Time, branch string) bool {
+	if !ok || e.Branch != branch {
+		return true
+	}
+	age := now.Sub(e.Time)
+	return age >= RefreshAfter || age < -time.Minute
+}
+
+// Claim reports whether this caller may start the refresh of root now: it creates the stamp
+// exclusively, and replaces one older than RefreshAfter. Two renders racing start one
+// refresher.
+func Claim(stateRoot, root string, now time.Time) bool {
+	if err := state.MkdirPrivate(Dir(stateRoot)); err != nil {
+		return false
+	}
+	p := stampPath(stateRoot, root)
+	if created, err := state.CreateExclusive(p, nil); err == nil && created {
+		return true
+	}
+	t, ok := rawfs.ModTime(p)
+	if ok && now.Sub(t) < RefreshAfter && now.Sub(t) > -time.Minute {
+		return false
+	}
+	os.Remove(p)
+	created, err := state.CreateExclusive(p, nil)
+	return err == nil && created
+}
+
+// Save writes e atomically (temp file + rename, 0600 in a 0700 folder).
+func Save(stateRoot string, e Entry) error {
+	if err := state.MkdirPrivate(Dir(stateRoot)); err != nil {
+		return err
+	}
+	return state.Replace(Path(stateRoot, e.Root), e.appendJSON(nil))
+}
+
+func (e *Entry) appendJSON(b []byte) []byte {
+	b = append(b, "{\"root\":"...)
+	b = jsonscan.AppendString(b, e.Root)
+	b = append(b, ",\"branch\":"...)
+	b = jsonscan.AppendString(b, e.Branch)
+	b = append(b, ",\"time\":"...)
+	b = jsonscan.AppendString(b, e.Time.UTC().Format(time.RFC3339Nano))
+	for _, f := range [...]struct {
+		k string
+		v int
+	}{{"dirty", e.Dirty}, {"ahead", e.Ahead}, {"behind", e.Behind}} {
+		b = append(append(append(b, ",\""...), f.k...), "\":"...)
+		b = strconv.AppendInt(b, int64(f.v), 10)
+	}
+	b = append(b, ",\"upstream\":"...)
+	b = strconv.AppendBool(b, e.Upstream)
+	b = append(b, ",\"error\":"...)
+	b = jsonscan.AppendString(b, e.Err)
+	return append(b, "}\n"...)
+}
+
+func (e *Entry) decode(data []byte) error {
+	var dirty, ahead, behind int64
+	var up *bool
+	err := jsonscan.Decode(data, func(s *jsonscan.Scanner, k []byte) error {
+		switch {
+		case jsonscan.KeyIs(k, "root"):
+			return s.String("root", &e.Root)
+		case jsonscan.KeyIs(k, "branch"):
+			return s.String("branch", &e.Branch)
+		case jsonscan.KeyIs(k, "time"):
+			return s.Time("time", &e.Time)
+		case jsonscan.KeyIs(k, "dirty"):
+			return s.Int("dirty", &dirty)
+		case jsonscan.KeyIs(k, "ahead"):
+			return s.Int("ahead", &ahead)
+		case jsonscan.KeyIs(k, "behind"):
+			return s.Int("behind", &behind)
+		case jsonscan.KeyIs(k, "upstream"):
+			return s.BoolPtr("upstream", &up)
+		case jsonscan.KeyIs(k, "error"):
+			return s.String("error", &e.Err)
+		}
+		return s.Skip()
+	})
+	clamp := func(v int64) int { return int(max(0, min(v, 1<<20))) }
+	e.Dirty, e.Ahead, e.Behind = clamp(dirty), clamp(ahead), clamp(behind)
+	e.Upstream = up != nil && *up
+	return err
+}
