@@ -1,0 +1,96 @@
+package gitcache
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+func TestSaveLoad(t *testing.T) {
+	st := t.TempDir()
+	now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	if _, ok := Load(st, "/repo"); ok {
+		t.Fatal("entry before any save")
+	}
+	e := Entry{Root: "/repo", Branch: "main", Time: now, Dirty: 3, Ahead: 1, Behind: 2, Upstream: true}
+	if err := Save(st, e); err != nil {
+		t.Fatal(err)
+	}
+	got, ok := Load(st, "/repo")
+	if !ok || got != e {
+		t.Fatalf("Load = %+v %v, want %+v", got, ok, e)
+	}
+	fi, err := os.Stat(Path(st, "/repo"))
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("entry mode %v, %v", fi.Mode(), err)
+	}
+	if di, _ := os.Stat(Dir(st)); di.Mode().Perm() != 0o700 {
+		t.Fatalf("dir mode %v", di.Mode())
+	}
+	// An entry written for another root under the same name (a collision) is not used.
+	os.WriteFile(Path(st, "/other"), e.appendJSON(nil), 0o600)
+	if _, ok := Load(st, "/other"); ok {
+		t.Fatal("an entry for /repo read as /other's")
+	}
+	for _, bad := range []string{"", "{", `{"root":"/repo","dirty":"x"}`, "\x00"} {
+		os.WriteFile(Path(st, "/repo"), []byte(bad), 0o600)
+		if _, ok := Load(st, "/repo"); ok {
+			t.Errorf("corrupt entry %q loaded", bad)
+		}
+	}
+	os.WriteFile(Path(st, "/repo"), []byte(`{"root":"/repo","dirty":-4,"ahead":1e30,"upstream":true}`), 0o600)
+	if got, ok := Load(st, "/repo"); ok && (got.Dirty != 0 || got.Ahead != 0) {
+		t.Errorf("out-of-range counts: %+v", got)
+	}
+}
+
+func TestFreshStale(t *testing.T) {
+	now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	e := Entry{Root: "/r", Branch: "main", Time: now.Add(-3 * time.Second)}
+	tests := []struct {
+		name         string
+		e            Entry
+		ok           bool
+		branch       string
+		fresh, stale bool
+	}{
+		{"missing", Entry{}, false, "main", false, true},
+		{"young", e, true, "main", true, false},
+		{"old but shown", Entry{Root: "/r", Branch: "main", Time: now.Add(-time.Minute)}, true, "main", true, true},
+		{"too old", Entry{Root: "/r", Branch: "main", Time: now.Add(-MaxAge)}, true, "main", false, true},
+		{"other branch", e, true, "feature", false, true},
+		{"git failed", Entry{Root: "/r", Branch: "main", Time: now, Err: "timed out"}, true, "main", false, false},
+		{"from the future", Entry{Root: "/r", Branch: "main", Time: now.Add(time.Hour)}, true, "main", false, true},
+	}
+	for _, tt := range tests {
+		if f := tt.e.Fresh(now, tt.branch); f != tt.fresh && tt.ok {
+			t.Errorf("%s: Fresh = %v, want %v", tt.name, f, tt.fresh)
+		}
+		if s := Stale(tt.e, tt.ok, now, tt.branch); s != tt.stale {
+			t.Errorf("%s: Stale = %v, want %v", tt.name, s, tt.stale)
+		}
+	}
+}
+
+func TestClaimOncePerInterval(t *testing.T) {
+	st := t.TempDir()
+	now := time.Now()
+	if !Claim(st, "/r", now) {
+		t.Fatal("first claim refused")
+	}
+	if Claim(st, "/r", now.Add(time.Second)) {
+		t.Fatal("second claim within RefreshAfter granted")
+	}
+	if !Claim(st, "/other", now) {
+		t.Fatal("another worktree's claim refused")
+	}
+	old := now.Add(-2 * RefreshAfter)
+	os.Chtimes(stampPath(st, "/r"), old, old)
+	if !Claim(st, "/r", now) {
+		t.Fatal("claim after RefreshAfter refused")
+	}
+	if fi, err := os.Stat(filepath.Join(Dir(st))); err != nil || fi.Mode().Perm() != 0o700 {
+		t.Fatalf("dir: %v %v", fi, err)
+	}
+}
