@@ -14,6 +14,7 @@ const (
 	maxCountdown  = 400 * 24 * 3600          // a countdown longer than this is not shown
 	maxPct        = 1000                     // a percentage shown (spend limits pass 100)
 	maxLabel      = 40                       // runes of a label from outside (repo, agent, …)
+	maxLines      = 1e9                      // lines added or removed in a session
 )
 
 // appendCountdown appends a duration in seconds in two units at most: "45s", "12m", "4m12s"

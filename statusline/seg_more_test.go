@@ -54,6 +54,7 @@ func TestExtraSegments(t *testing.T) {
 		{"lines", "absent", Facts{}, "", ""},
 		{"lines", "zero", Facts{LinesKnown: true}, "", ""},
 		{"lines", "both", Facts{LinesKnown: true, LinesAdded: 120, LinesDrop: 37}, "+120 −37", "+120 -37"},
+		{"lines", "absurd", Facts{LinesKnown: true, LinesAdded: 1 << 40}, "", ""},
 		{"lines", "negative removed", Facts{LinesKnown: true, LinesAdded: 3, LinesDrop: -4}, "+3 −0", "+3 -0"},
 		// effort, style, vim, flags
 		{"effort", "absent", Facts{}, "", ""},

@@ -33,7 +33,7 @@ type linesSegment struct{}
 
 func (linesSegment) enabled(c *ctx) bool {
 	f := &c.v.Facts
-	return f.LinesKnown && (f.LinesAdded > 0 || f.LinesDrop > 0)
+	return f.LinesKnown && (f.LinesAdded > 0 || f.LinesDrop > 0) && f.LinesAdded <= maxLines && f.LinesDrop <= maxLines
 }
 
 func (linesSegment) render(c *ctx, dst []span) []span {
