@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -143,5 +144,26 @@ func TestGitSegmentFromCache(t *testing.T) {
 	}
 	if code := e.Run([]string{"git-refresh", "-root", "relative"}); code == exitOK {
 		t.Fatal("git-refresh accepted a relative root")
+	}
+}
+
+// TestCompactionsReclaimed: the compactions segment counts the transcript's compactions and
+// the tokens they reclaimed (preTokens − postTokens), kept in the registry between renders.
+func TestCompactionsReclaimed(t *testing.T) {
+	tr, err := filepath.Abs(filepath.Join("..", "testdata", "claude-code", "manual-compact-opus-1m", "transcript-manual.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdin := []byte(`{"session_id":"3f0c5a52-6a7e-4f51-9b0a-2d3c4e5f6a7b","transcript_path":"` + tr + `","model":{"id":"claude-opus-5-5","display_name":"Opus 5.5"},"context_window":{"context_window_size":1000000,"current_usage":{"input_tokens":12000}}}`)
+	e, out, _ := testEnv(t, stdin, nil)
+	for i := 0; i < 2; i++ { // the second render reads the count back from the registry
+		e.Stdin = bytes.NewReader(stdin)
+		out.Reset()
+		if code := e.Run([]string{"statusline"}); code != 0 {
+			t.Fatalf("exit %d", code)
+		}
+		if want := "↻1 -137k"; !strings.Contains(out.String(), want) { // 140120 − 2925
+			t.Fatalf("render %d: %q lacks %q", i, out.String(), want)
+		}
 	}
 }
