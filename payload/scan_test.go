@@ -20,18 +20,126 @@ func (n *refNum) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+type refFloat float64
+
+func (f *refFloat) UnmarshalJSON(b []byte) error {
+	*f = refFloat(parseFloat(b))
+	return nil
+}
+
+type refWindow struct {
+	UsedPct  refFloat `json:"used_percentage"`
+	ResetsAt refNum   `json:"resets_at"`
+}
+
+// refCauses is []string as More keeps it: empty strings dropped, at most maxCauses kept.
+type refCauses []string
+
+func (c *refCauses) UnmarshalJSON(b []byte) error {
+	var raw []json.RawMessage
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return err
+	}
+	var out []string
+	for _, r := range raw {
+		var v string
+		if err := json.Unmarshal(r, &v); err != nil {
+			return err
+		}
+		if v != "" && len(out) < maxCauses {
+			out = append(out, v)
+		}
+	}
+	*c = out
+	return nil
+}
+
+// refMore mirrors More: the fields the extra segments read, with the same types.
+type refMore struct {
+	SessionName string `json:"session_name"`
+	OutputStyle *struct {
+		Name string `json:"name"`
+	} `json:"output_style"`
+	Cost *struct {
+		USD           refFloat `json:"total_cost_usd"`
+		DurationMS    refNum   `json:"total_duration_ms"`
+		APIDurationMS refNum   `json:"total_api_duration_ms"`
+		LinesAdded    refNum   `json:"total_lines_added"`
+		LinesRemoved  refNum   `json:"total_lines_removed"`
+	} `json:"cost"`
+	Effort *struct {
+		Level string `json:"level"`
+	} `json:"effort"`
+	Thinking *struct {
+		Enabled *bool `json:"enabled"`
+	} `json:"thinking"`
+	FastMode   *bool `json:"fast_mode"`
+	RateLimits *struct {
+		FiveHour *refWindow `json:"five_hour"`
+		SevenDay *refWindow `json:"seven_day"`
+		Spend    *struct {
+			UsedPct  refFloat  `json:"used_percentage"`
+			ResetsAt refNum    `json:"resets_at"`
+			UsedUSD  *refFloat `json:"used_usd"`
+			LimitUSD *refFloat `json:"limit_usd"`
+			Period   string    `json:"period"`
+		} `json:"spend_limit"`
+	} `json:"rate_limits"`
+	PromptCache *struct {
+		Warm            *bool     `json:"warm"`
+		CachingObserved *bool     `json:"caching_observed"`
+		TTL             string    `json:"ttl"`
+		ExpiresAt       *refNum   `json:"expires_at"`
+		Requests        refNum    `json:"requests"`
+		Misses          refNum    `json:"misses"`
+		HitRatio        *refFloat `json:"hit_ratio"`
+		LastMissCause   *struct {
+			Causes refCauses `json:"causes"`
+		} `json:"last_miss_cause"`
+		RecacheIfCold *refNum `json:"recache_tokens_if_cold"`
+	} `json:"prompt_cache"`
+	Vim *struct {
+		Mode string `json:"mode"`
+	} `json:"vim"`
+	Agent *struct {
+		Name string `json:"name"`
+		Type string `json:"type"`
+	} `json:"agent"`
+	PR *struct {
+		Number      refNum `json:"number"`
+		URL         string `json:"url"`
+		ReviewState string `json:"review_state"`
+		Kind        string `json:"kind"`
+	} `json:"pr"`
+	Worktree *struct {
+		Name           string `json:"name"`
+		Path           string `json:"path"`
+		Branch         string `json:"branch"`
+		OriginalCwd    string `json:"original_cwd"`
+		OriginalBranch string `json:"original_branch"`
+	} `json:"worktree"`
+}
+
 type refStatusline struct {
+	refMore
 	SessionID      string `json:"session_id"`
 	TranscriptPath string `json:"transcript_path"`
 	Cwd            string `json:"cwd"`
 	Version        string `json:"version"`
+	Exceeds200k    *bool  `json:"exceeds_200k_tokens"`
 	Model          *struct {
 		ID          string `json:"id"`
 		DisplayName string `json:"display_name"`
 	} `json:"model"`
 	Workspace *struct {
-		CurrentDir string `json:"current_dir"`
-		ProjectDir string `json:"project_dir"`
+		CurrentDir  string `json:"current_dir"`
+		ProjectDir  string `json:"project_dir"`
+		GitWorktree string `json:"git_worktree"`
+		Repo        *struct {
+			Host  string `json:"host"`
+			Owner string `json:"owner"`
+			Name  string `json:"name"`
+		} `json:"repo"`
 	} `json:"workspace"`
 	ContextWindow *struct {
 		Size         refNum `json:"context_window_size"`
@@ -49,6 +157,13 @@ type view struct {
 	Session, Transcript, Cwd, Version, ModelID, ModelName, Dir string
 	Size, Tokens                                               int64
 	Known                                                      bool
+	More                                                       string // the extra fields, printed
+}
+
+// moreString prints the extra fields of either decoding the same way.
+func moreString(m any) string {
+	b, _ := json.Marshal(m)
+	return string(b)
 }
 
 func scanView(p *Statusline) view {
@@ -60,7 +175,18 @@ func scanView(p *Statusline) view {
 		v.Size = int64(p.ContextWindow.Size)
 	}
 	v.Tokens, v.Known = p.Tokens()
+	var w *refWorkspaceMore
+	if p.Workspace != nil {
+		w = &refWorkspaceMore{p.Workspace.GitWorktree, p.Workspace.Repo}
+	}
+	v.More = moreString(p.More) + moreString(w)
 	return v
+}
+
+// refWorkspaceMore is workspace's extra fields, printed alike from both decodings.
+type refWorkspaceMore struct {
+	GitWorktree string
+	Repo        any
 }
 
 func refView(r *refStatusline) view {
@@ -76,6 +202,14 @@ func refView(r *refStatusline) view {
 			v.Dir = r.Workspace.CurrentDir
 		}
 	}
+	var w *refWorkspaceMore
+	if r.Workspace != nil {
+		w = &refWorkspaceMore{r.Workspace.GitWorktree, r.Workspace.Repo}
+		if r.Workspace.Repo == nil {
+			w.Repo = (*Repo)(nil)
+		}
+	}
+	v.More = moreString(r.refMore) + moreString(w)
 	if cw := r.ContextWindow; cw != nil {
 		v.Size = int64(cw.Size)
 		if u := cw.CurrentUsage; u != nil && (u.Input|u.Output|u.CacheCreation|u.CacheRead) != 0 {
@@ -149,6 +283,10 @@ func TestScanMatchesEncodingJSON(t *testing.T) {
 		`{"cwd":"x"`,
 		`{"context_window":{"context_window_size":"200000","current_usage":{"input_tokens":"12","cache_read_input_tokens":1e3}}}`,
 		`{"context_window":{"context_window_size":[1],"current_usage":{"input_tokens":{"a":1}}}}`,
+		`{"pr":{"number":"7","kind":"mr"},"pr":{"url":"u"},"rate_limits":{"five_hour":{"used_percentage":"42.5"}}}`,
+		`{"prompt_cache":{"last_miss_cause":{"causes":["","a","b","c","d","e"]},"hit_ratio":null,"expires_at":"17"}}`,
+		`{"prompt_cache":{"last_miss_cause":{"causes":[1]}}}`, `{"pr":"x"}`, `{"thinking":{"enabled":"yes"}}`,
+		`{"workspace":{"repo":{"owner":"o","name":"n"},"git_worktree":"w"},"cost":{"total_cost_usd":1e999}}`,
 		`{"x":-}`, `{"x":1.}`, `{"x":.5}`, `{"x":1e}`, `{"x":tru}`, `{"x":"\x"}`, "{\"x\":\"a\x01\"}",
 	} {
 		checkAgainstReference(t, []byte(in))
