@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -98,8 +99,18 @@ func TestStatuslineLimitsCostCache(t *testing.T) {
 			"ANTHROPIC_AUTH_TOKEN": gatewayToken(),
 		},
 		BeforeLaunch: func(s *Session) {
-			cfg := "color = \"truecolor\"\n[statusline]\nlines = [[\"zone\", \"tokens\", \"percent\", \"nudge\", \"limits\", \"cache\", \"cost\", \"model\"]]\n"
+			cfg := "color = \"truecolor\"\n[statusline]\nlines = [[\"zone\", \"tokens\", \"percent\", \"nudge\", \"limits\", \"cache\", \"cost\", \"model\", \"dir\", \"branch\", \"git\"]]\n"
 			if err := os.WriteFile(filepath.Join(s.Work, "config.toml"), []byte(cfg), 0o600); err != nil {
+				s.t.Fatal(err)
+			}
+			// The project is a git checkout with one untracked file, for the git segment.
+			for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"commit", "-q", "--allow-empty", "-m", "init"}} {
+				cmd := exec.Command("git", append([]string{"-C", s.Proj, "-c", "user.name=e2e", "-c", "user.email=e2e@zoneline.invalid"}, args...)...)
+				if out, err := cmd.CombinedOutput(); err != nil {
+					s.t.Fatalf("git %v: %v %s", args, err, out)
+				}
+			}
+			if err := os.WriteFile(filepath.Join(s.Proj, "untracked.txt"), []byte("x\n"), 0o644); err != nil {
 				s.t.Fatal(err)
 			}
 		},
@@ -162,6 +173,18 @@ func TestStatuslineLimitsCostCache(t *testing.T) {
 	// What zoneline printed was truecolor: the pane's 256 colour is Claude Code's conversion.
 	if !strings.Contains(p.Exec.Stdout, "38;2;240;70;60m● DUMB") {
 		t.Errorf("zoneline's own line is not the truecolor dumb red: %q", p.Exec.Stdout)
+	}
+
+	// The git segment: the first renders started the refresher (detached, after printing);
+	// a later render shows its figures beside the branch: one untracked file.
+	if !strings.Contains(plain, "⎇ main") {
+		t.Errorf("no branch in %q", plain)
+	}
+	s.Prompt("again")
+	_, plain = statusArea(s, "git", func(plain string) bool { return strings.Contains(plain, "⎇ main *1") })
+	t.Logf("status line %q", plain)
+	if !strings.Contains(plain, "⎇ main *1") {
+		t.Errorf("the git segment shows no dirty count from its cache: %q", plain)
 	}
 }
 
