@@ -27,6 +27,9 @@ func allSegmentsConfig(t *testing.T, e *Env) {
 
 // The config's segment names and the statusline's registry agree.
 func TestSegmentNamesAgree(t *testing.T) {
+	if want := append(slices.Clone(config.DefaultSegments), config.OptionalSegments...); !slices.Equal(config.Segments, want) {
+		t.Fatalf("config.Segments %v, want the default then the optional ones %v", config.Segments, want)
+	}
 	a := slices.Sorted(slices.Values(config.Segments))
 	if b := statusline.SegmentNames(); !slices.Equal(a, b) {
 		t.Fatalf("config.Segments %v\nstatusline   %v", a, b)

@@ -166,7 +166,9 @@ var DefaultSegments = []string{"zone", "tokens", "bar", "percent", "compact", "n
 var OptionalSegments = []string{"cache", "cost", "duration", "lines", "git", "pr", "repo", "worktree", "agent", "effort", "style", "vim", "fast", "thinking"}
 
 // Segments is every segment name the statusline knows; validation rejects others.
-var Segments = append(slices.Clone(DefaultSegments), OptionalSegments...)
+// Written out (nothing built at init); cli's TestSegmentNamesAgree keeps it equal to both lists.
+var Segments = []string{"zone", "tokens", "bar", "percent", "compact", "nudge", "limits", "model", "dir", "branch", "compactions", "resume", "problems",
+	"cache", "cost", "duration", "lines", "git", "pr", "repo", "worktree", "agent", "effort", "style", "vim", "fast", "thinking"}
 
 // Tiers are the warning tiers.
 var Tiers = []string{"warn", "dumb", "imminent"}

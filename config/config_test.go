@@ -58,7 +58,7 @@ func TestProblems(t *testing.T) {
 		{"out of range integer", "[statusline]\nbar_width = 99999999999999999999\n",
 			[]string{"config.toml:2:13: statusline.bar_width: want an integer from 1 to 100, got an integer out of range (99999999999999999999); using the default 10"}},
 		{"bad segment with suggestion", "[statusline]\nlines = [[\"zone\", \"tokns\"]]\n",
-			[]string{`config.toml:2:1: statusline.lines = [["zone", "tokns"]]: unknown segment "tokns" (did you mean "tokens"?): want zone, tokens, bar, percent, compact, nudge, model, dir, branch, compactions, resume, problems; using the default`}},
+			[]string{`config.toml:2:1: statusline.lines = [["zone", "tokns"]]: unknown segment "tokns" (did you mean "tokens"?): want zone, tokens, bar, percent, compact, nudge, limits, model, dir, branch, compactions, resume, problems, cache, cost, duration, lines, git, pr, repo, worktree, agent, effort, style, vim, fast, thinking; using the default`}},
 		{"bad prep", "[warning]\nprep = \"soon\"\n",
 			[]string{`config.toml:2:8: warning.prep = "soon": want "warn", "dumb", a token count`}},
 		{"bad duration", "[watch]\ninterval = \"often\"\n",
