@@ -119,6 +119,8 @@ func TestNoShellFromPayload(t *testing.T) {
 		"snapshot/git.go":                 true, // "git" with a fixed argv, every program-starting knob off; the repository found from the payload's cwd is cmd.Dir, not argv
 		"notify/detach_unix.go":           true, // the companion binary found beside zoneline (spawn.go)
 		"notify/detach_other.go":          true, // the same, outside Unix
+		"gitcache/spawn_unix.go":          true, // zoneline itself (os.Executable, named zoneline) with the fixed argv git-refresh -root <worktree gitinfo found>
+		"gitcache/spawn_other.go":         true, // the same, outside Unix
 		"cli/notify.go":                   true, // the same companion
 		"cli/doctor.go":                   true, // the same companion
 		"doctor/doctor.go":                true, // `<a skill's zoneline> version`, a file named zoneline, fixed argv, from `zoneline doctor` only
