@@ -53,4 +53,6 @@ const (
 	PriorityEffort   = 12
 	PriorityFlags    = 11 // fast, thinking
 	PriorityStyle    = 10
+
+	PriorityTail = 56 // a segment's droppable tail (the pending step's cache hint): after the place, before the model
 )

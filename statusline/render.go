@@ -121,21 +121,35 @@ func (r *renderer) collect(l *lineLayout, names []string) {
 		}
 		start := len(l.spans)
 		l.spans = reg.seg.render(r.c, l.spans)
-		it := item{start: start, end: len(l.spans), exact: true, priority: reg.priority, group: reg.group}
-		empty := true
-		for i := start; i < it.end; i++ {
-			sp := &l.spans[i]
-			sp.w, sp.exact = fastWidth(sp.text, r.c.east)
-			it.w += sp.w
-			it.exact = it.exact && sp.exact
-			empty = empty && sp.text == ""
-		}
-		if empty {
-			l.spans = l.spans[:start]
+		if !r.add(l, start, reg.priority, reg.group) {
 			continue
 		}
-		l.items = append(l.items, it)
+		if t, ok := reg.seg.(tailer); ok {
+			start = len(l.spans)
+			l.spans = t.renderTail(r.c, l.spans)
+			r.add(l, start, PriorityTail, reg.group)
+		}
 	}
+}
+
+// add makes the spans of l from start on one item, measured; it reports false (and drops them)
+// when they hold no text.
+func (r *renderer) add(l *lineLayout, start, priority int, g group) bool {
+	it := item{start: start, end: len(l.spans), exact: true, priority: priority, group: g}
+	empty := true
+	for i := start; i < it.end; i++ {
+		sp := &l.spans[i]
+		sp.w, sp.exact = fastWidth(sp.text, r.c.east)
+		it.w += sp.w
+		it.exact = it.exact && sp.exact
+		empty = empty && sp.text == ""
+	}
+	if empty {
+		l.spans = l.spans[:start]
+		return false
+	}
+	l.items = append(l.items, it)
+	return true
 }
 
 // join returns the text between two adjacent kept items: one space inside a group, else the

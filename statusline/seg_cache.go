@@ -51,7 +51,7 @@ func cacheLeft(c *ctx) (left int64, ok bool) {
 
 // appendCacheHint is what the pending-step segment adds once a warning tier is crossed: the
 // cache decides whether now is a good moment to compact. Cold, or expiring within CacheSoon
-// (before the next turn is likely): " (cache cold: good moment)" (compacting now re-caches
+// (before the next turn is likely): "(cache cold: good moment)" (compacting now re-caches
 // nothing that is still warm); warm: " (cache 4m12s left)", how long is left. Nothing
 // without a known cache.
 func appendCacheHint(c *ctx, dst []span) []span {
@@ -62,12 +62,12 @@ func appendCacheHint(c *ctx, dst []span) []span {
 	left, ok := cacheLeft(c)
 	switch {
 	case ok && left >= CacheSoon:
-		b := appendCountdown(append(c.num[:0], " (cache "...), left)
+		b := appendCountdown(append(c.num[:0], "(cache "...), left)
 		return append(dst, span{text: string(append(b, " left)"...)), style: styleDim})
 	case ok:
-		return append(dst, span{text: " (cache expiring: good moment)", style: styleHint})
+		return append(dst, span{text: "(cache expiring: good moment)", style: styleHint})
 	case k.Warm && (k.ExpiresAt <= 0 || c.v.Facts.Now <= 0):
-		return append(dst, span{text: " (cache warm)", style: styleDim})
+		return append(dst, span{text: "(cache warm)", style: styleDim})
 	}
-	return append(dst, span{text: " (cache cold: good moment)", style: styleHint})
+	return append(dst, span{text: "(cache cold: good moment)", style: styleHint})
 }

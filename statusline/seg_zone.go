@@ -28,6 +28,9 @@ func (nudgeSegment) render(c *ctx, dst []span) []span {
 	if c.v.Tier == TierReady {
 		text = c.g.readyText
 	}
-	// The cache says whether now is a good moment (seg_cache.go).
-	return appendCacheHint(c, append(dst, span{text: text, style: styleHint}))
+	return append(dst, span{text: text, style: styleHint})
 }
+
+// renderTail is the step's droppable tail: the cache says whether now is a good moment
+// (seg_cache.go).
+func (nudgeSegment) renderTail(c *ctx, dst []span) []span { return appendCacheHint(c, dst) }

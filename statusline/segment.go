@@ -48,7 +48,14 @@ const (
 	groupNone  group = iota
 	groupGauge       // zone, tokens, bar, percent
 	groupPlace       // dir, branch
+	groupNudge       // the pending step and its tail (the cache's word on it)
 )
+
+// tailer is a segment with a droppable tail: rendered as an item of its own in the segment's
+// group, at PriorityTail, so width fitting drops the tail long before the segment.
+type tailer interface {
+	renderTail(c *ctx, dst []span) []span
+}
 
 // registered is a registry entry: the segment, its priority for width fitting (lowest dropped
 // first; PriorityPinned and above never dropped) and its group.
@@ -66,7 +73,7 @@ var registry = map[string]registered{
 	"bar":         {barSegment{}, PriorityBar, groupGauge},
 	"percent":     {percentSegment{}, PriorityPercent, groupGauge},
 	"compact":     {compactSegment{}, PriorityCompact, groupNone},
-	"nudge":       {nudgeSegment{}, PriorityNudge, groupNone},
+	"nudge":       {nudgeSegment{}, PriorityNudge, groupNudge},
 	"model":       {modelSegment{}, PriorityModel, groupNone},
 	"dir":         {dirSegment{}, PriorityDir, groupPlace},
 	"branch":      {branchSegment{}, PriorityBranch, groupPlace},
