@@ -77,6 +77,7 @@ var commands = []*Command{
 	{Name: "compact-flow", Short: "checkpoint → /compact → /postcompact in another session's tmux pane, stopping at a failed step", Run: runCompactFlow},
 	{Name: "watch", Short: "notify (or -auto: compact-flow) for idle sessions past their prep tier", Run: runWatch},
 	{Name: "git-refresh", Short: "refresh the git segment's cache for a worktree (-root DIR; the statusline starts it)", Run: runGitRefresh},
+	{Name: "mod", Short: "mod status | fork-prompt | save-checkpoint | receipt: JSON for the Claude Code mod (mod/)", Run: runMod, AnyPaths: true},
 	{Name: "version", Short: "print the version", Run: runVersion, AnyPaths: true},
 }
 

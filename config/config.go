@@ -35,6 +35,7 @@ type Config struct {
 	Flow        Flow        `toml:"flow"`
 	Watch       Watch       `toml:"watch"`
 	Resume      Resume      `toml:"resume"`
+	Mod         Mod         `toml:"mod"`
 }
 
 // Resume configures the check, after a restore, that the agent resumed the checkpoint's Next.
@@ -120,6 +121,40 @@ type Watch struct {
 	Projects []string `toml:"projects"` // project dirs (or globs) auto may compact
 }
 
+// Mod configures the Claude Code mod (mod/, `zoneline install -mod`).
+type Mod struct {
+	// CompactAt is when the mod compacts an idle session by itself: "off" (the default), "prep"
+	// (the session's prep tier) or a token count (150000, "150k").
+	CompactAt any `toml:"compact_at"`
+}
+
+// ModCompactAt reads [mod] compact_at: off (ok and tokens 0, prep false), "prep" (prep true) or
+// a token count. err says why a value cannot be read.
+func ModCompactAt(v any) (tokens int64, prep bool, err error) {
+	switch x := v.(type) {
+	case nil:
+		return 0, false, nil
+	case int64:
+		if x <= 0 {
+			return 0, false, errors.New("want " + wantCompactAt)
+		}
+		return x, false, nil
+	case string:
+		switch strings.ToLower(strings.TrimSpace(x)) {
+		case "", "off", "false", "none":
+			return 0, false, nil
+		case "prep":
+			return 0, true, nil
+		}
+		n, perr := zones.ParseTokens(x)
+		if perr != nil || n <= 0 {
+			return 0, false, errors.New("want " + wantCompactAt)
+		}
+		return n, false, nil
+	}
+	return 0, false, errors.New("want " + wantCompactAt)
+}
+
 // Default returns the built-in config.
 func Default() *Config {
 	return &Config{
@@ -152,6 +187,7 @@ func Default() *Config {
 		},
 		Watch:  Watch{Interval: "5s", Projects: []string{}},
 		Resume: Resume{Check: true},
+		Mod:    Mod{CompactAt: "off"},
 	}
 }
 

@@ -28,7 +28,7 @@ type field struct {
 }
 
 // tables are the config's tables, in the order the encoder writes them ("" is the top level).
-var tables = []string{"", "statusline", "autocompact", "warning", "notify", "checkpoint", "precompact", "state", "flow", "flow.timeouts", "watch", "resume"}
+var tables = []string{"", "statusline", "autocompact", "warning", "notify", "checkpoint", "precompact", "state", "flow", "flow.timeouts", "watch", "resume", "mod"}
 
 // modelTable is the one list of tables, [[model]].
 const modelTable = "model"
@@ -41,12 +41,13 @@ var (
 )
 
 const (
-	wantDuration = `a duration such as "90s" or "10m"`
-	wantPrep     = `"warn", "dumb", a token count such as 150000 or "150k", or a percent such as "70%"`
-	wantTiers    = `a list of tiers: "warn", "dumb", "imminent"`
-	wantBool     = "true or false"
-	wantTokens   = "a token count"
-	noLimit      = 1 << 62
+	wantDuration  = `a duration such as "90s" or "10m"`
+	wantPrep      = `"warn", "dumb", a token count such as 150000 or "150k", or a percent such as "70%"`
+	wantTiers     = `a list of tiers: "warn", "dumb", "imminent"`
+	wantBool      = "true or false"
+	wantTokens    = "a token count"
+	wantCompactAt = `"off", "prep", or a token count such as 150000 or "150k"`
+	noLimit       = 1 << 62
 )
 
 // schema is every key outside [[model]], grouped by table in the order of tables.
@@ -95,6 +96,8 @@ var schema = []field{
 	{key: "watch.projects", want: "a list of project dirs or globs", ptr: func(c *Config, _ *Model) any { return &c.Watch.Projects }, check: checkProjects},
 
 	{key: "resume.check", want: wantBool, ptr: func(c *Config, _ *Model) any { return &c.Resume.Check }},
+
+	{key: "mod.compact_at", want: wantCompactAt, ptr: func(c *Config, _ *Model) any { return &c.Mod.CompactAt }, check: checkCompactAt},
 }
 
 // modelSchema is the keys of a [[model]] block.
@@ -183,6 +186,13 @@ func checkLines(v any) string {
 func checkPrep(v any) string {
 	if _, err := PrepSpec(v); err != nil {
 		return "want " + wantPrep
+	}
+	return ""
+}
+
+func checkCompactAt(v any) string {
+	if _, _, err := ModCompactAt(v); err != nil {
+		return "want " + wantCompactAt
 	}
 	return ""
 }

@@ -99,4 +99,10 @@ projects = []
 # checkpoint's Next: the status line shows "on plan" or "off plan" until the next prompt, and
 # off plan sends one notification.
 check = true
+
+[mod]
+# The Claude Code mod (zoneline install -mod): compact an idle session by itself once it is past
+# this point, after writing and verifying a checkpoint through a fork of the conversation.
+# "off", "prep" (the session's prep tier) or a token count such as 150000 or "150k".
+compact_at = "off"
 `

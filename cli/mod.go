@@ -1,0 +1,294 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/zoneline/zoneline/checkpoint"
+	"github.com/zoneline/zoneline/config"
+	"github.com/zoneline/zoneline/hook"
+	"github.com/zoneline/zoneline/internal/jsonscan"
+	"github.com/zoneline/zoneline/internal/safetext"
+	"github.com/zoneline/zoneline/payload"
+	"github.com/zoneline/zoneline/skills"
+	"github.com/zoneline/zoneline/state"
+	"github.com/zoneline/zoneline/statusline"
+)
+
+// modUsage is `zoneline mod`'s usage line.
+const modUsage = "usage: zoneline mod status | fork-prompt | save-checkpoint | receipt [-session ID]"
+
+// runMod is `zoneline mod`: the machine-readable side of the Claude Code mod (mod/). Every
+// threshold, window, prep tier, colour and instruction the mod shows or sends comes from here,
+// so the rules live once, in this binary.
+func runMod(e *Env, args []string) int {
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+		fmt.Fprintln(e.Stderr, modUsage)
+		return exitUsage
+	}
+	switch args[0] {
+	case "status":
+		return runModStatus(e, args[1:])
+	case "fork-prompt", "save-checkpoint", "receipt":
+	default:
+		fmt.Fprintf(e.Stderr, "zoneline: unknown mod command %q\n%s\n", args[0], modUsage)
+		return exitUsage
+	}
+	fs := e.flags("mod "+args[0], "-session ID")
+	var o checkpointOptions
+	fs.StringVar(&o.Session, "session", "", "session id (default: $CLAUDE_CODE_SESSION_ID)")
+	if code, ok := parse(fs, args[1:]); !ok {
+		return code
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(e.Stderr, "zoneline: unexpected argument %q\n%s\n", fs.Arg(0), modUsage)
+		return exitUsage
+	}
+	if !e.Paths.Resolved() {
+		return e.noPaths()
+	}
+	id, err := e.session(o)
+	if err != nil {
+		return e.fail(err)
+	}
+	switch args[0] {
+	case "fork-prompt":
+		return e.modForkPrompt(id)
+	case "save-checkpoint":
+		return e.modSaveCheckpoint(id)
+	}
+	return e.modReceipt(id)
+}
+
+// runModStatus is `zoneline mod status`: stdin is the status line's JSON (the fields the mod
+// has: session_id, transcript_path, cwd, model.id, context_window), stdout one JSON line. It is
+// a statusline render (the same code: zone, window, auto-compact point, prep tier) followed by
+// the same warning loop (markers, nudge, notification: exactly once per tier, whichever of the
+// status line, the hooks and the mod crosses first). Like the statusline it always answers and
+// exits 0: a problem is in "problems" and the log.
+func runModStatus(e *Env, args []string) (code int) {
+	start := time.Now()
+	defer func() {
+		if r := recover(); r != nil {
+			e.State.Log("mod", "panic: %v", r)
+			e.Stdout.Write([]byte(`{"v":1,"zone":"unknown","problems":["zoneline: internal error"]}` + "\n"))
+			code = exitOK
+		}
+	}()
+	if len(args) > 0 {
+		e.Stdout.Write([]byte(`{"v":1,"zone":"unknown","problems":["usage: zoneline mod status < status-line JSON"]}` + "\n"))
+		return exitOK
+	}
+	data, readErr := payload.Read(e.Stdin)
+	cfg, cfgErr := e.loadConfigCached()
+	r := e.render(data, readErr, cfg, cfgErr)
+	e.afterRender(r, time.Since(start))
+	e.Stdout.Write(e.modStatusJSON(r, cfg))
+	return exitOK
+}
+
+// modStatusJSON is the status answer: hand-written (no encoding/json on the hot path), every
+// string through safetext.
+func (e *Env) modStatusJSON(r rendered, cfg *config.Config) []byte {
+	v := r.view
+	f := statusline.FaceOf(v, cfg.Glyphs)
+	b := make([]byte, 0, 1024)
+	b = append(b, `{"v":1`...)
+	id := ""
+	if r.p != nil && state.ValidSessionID(r.p.SessionID) {
+		id = strings.ToLower(r.p.SessionID)
+	}
+	b = jsonStr(b, "session", id)
+	b = jsonStr(b, "zone", v.Zone.String())
+	b = jsonStr(b, "zone_text", f.Zone)
+	b = jsonStr(b, "color", f.Color)
+	b = jsonBool(b, "bold", f.Bold)
+	b = jsonInt(b, "tokens", v.Tokens)
+	b = jsonBool(b, "known", r.warning.known)
+	b = jsonInt(b, "window", v.Window)
+	b = jsonStr(b, "tokens_text", f.Tokens)
+	b = jsonBool(b, "auto_compact_on", v.Compact.Enabled)
+	b = jsonInt(b, "auto_compact", v.Compact.Point)
+	toCompact := int64(0)
+	if v.Compact.Enabled && v.Compact.Point > 0 && r.warning.known {
+		toCompact = v.Compact.Point - v.Tokens
+	}
+	b = jsonInt(b, "to_compact", toCompact)
+	b = jsonStr(b, "compact_text", f.Compact)
+	b = jsonBool(b, "compact_warn", f.Warn)
+	b = jsonBool(b, "compact_urgent", f.Urgent)
+	b = jsonInt(b, "prep", r.prep)
+	crossed := r.warning.known && r.prep > 0 && v.Tokens >= r.prep
+	b = jsonBool(b, "prep_crossed", crossed)
+	b = jsonStr(b, "tier", r.warning.hint())
+	b = jsonStr(b, "step", f.Step)
+	b = jsonStr(b, "step_color", statusline.HintHex)
+	b = jsonInt(b, "compactions", int64(v.Compactions))
+
+	// [mod] compact_at: the point at which the mod compacts an idle session by itself.
+	at, atPrep, _ := config.ModCompactAt(cfg.Mod.CompactAt)
+	if atPrep {
+		at = r.prep
+	}
+	b = jsonInt(b, "compact_at", at)
+	b = jsonBool(b, "compact_due", at > 0 && r.warning.known && v.Tokens >= at)
+
+	// The checkpoint: its path, and whether it is fresh and passes verify.
+	ck := modCheckpoint{}
+	if id != "" {
+		ck = e.modCheckpointState(id, cfg)
+	}
+	b = jsonStr(b, "checkpoint", ck.path)
+	b = jsonBool(b, "checkpoint_fresh", ck.fresh)
+	b = jsonBool(b, "checkpoint_verified", ck.verified)
+	b = jsonStr(b, "instructions", checkpoint.CompactInstructions(ck.path, ck.fresh && ck.verified))
+
+	b = append(b, `,"problems":[`...)
+	for i, p := range v.Problems {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = jsonscan.AppendString(b, safetext.Line(p))
+	}
+	b = append(b, "]}\n"...)
+	return b
+}
+
+// modCheckpoint is what the mod is told about the session's checkpoint.
+type modCheckpoint struct {
+	path            string
+	fresh, verified bool
+}
+
+// modCheckpointState stats the checkpoint and, only when it is fresh, reads and verifies it.
+func (e *Env) modCheckpointState(id string, cfg *config.Config) modCheckpoint {
+	path, err := checkpoint.Path(e.State, id)
+	if err != nil {
+		return modCheckpoint{}
+	}
+	ck := modCheckpoint{path: path, fresh: e.freshCheckpoint(id, cfg)}
+	if !ck.fresh {
+		return ck
+	}
+	text, _, err := checkpoint.Read(path)
+	if err != nil {
+		return ck
+	}
+	ck.verified = len(checkpoint.Verify(checkpoint.Parse(text), checkpoint.VerifyOptions{Budget: cfg.Checkpoint.Budget, Session: id})) == 0
+	return ck
+}
+
+// modForkPrompt prints the prompt the mod sends through $.model.fork to have the checkpoint
+// written without adding to the conversation: the compact-prep skill's section rules and the
+// template with this session's identity header.
+func (e *Env) modForkPrompt(id string) int {
+	h := checkpoint.Header{Session: id, Time: e.Now(), Model: "unknown"}
+	if s, err := e.State.LoadSession(id); err == nil {
+		if s.ModelID != "" {
+			h.Model = s.ModelID
+		}
+		h.Cwd, h.Compactions = s.Cwd, s.Compactions
+	}
+	if h.Cwd == "" {
+		h.Cwd = e.Getenv("CLAUDE_PROJECT_DIR")
+	}
+	if h.Cwd == "" {
+		h.Cwd, _ = os.Getwd()
+	}
+	rules, err := skillSectionRules()
+	if err != nil {
+		return e.fail(err)
+	}
+	fmt.Fprint(e.Stdout, safetext.Text(checkpoint.ForkPrompt(rules, checkpoint.Template(h))))
+	return exitOK
+}
+
+// skillSectionRules is the compact-prep skill's list of sections (its step 3), so the fork and
+// the skill never drift apart.
+func skillSectionRules() (string, error) {
+	data, err := fs.ReadFile(skills.FS, "compact-prep/SKILL.md")
+	if err != nil {
+		return "", err
+	}
+	text := string(data)
+	from := strings.Index(text, "- `## Goal`")
+	to := strings.Index(text, "4. Run `zoneline checkpoint verify`")
+	if from < 0 || to < from {
+		return "", errors.New("zoneline: the compact-prep skill has no section list")
+	}
+	return strings.TrimSpace(text[from:to]), nil
+}
+
+// modSaveCheckpoint reads the fork's answer on stdin, takes the checkpoint out of it (from its
+// title line; a code fence around it dropped) and writes it to the session's checkpoint path
+// (private, atomic). It prints the path; `zoneline checkpoint verify` is the check.
+func (e *Env) modSaveCheckpoint(id string) int {
+	data, err := payload.Read(e.Stdin)
+	if err != nil {
+		return e.fail(err)
+	}
+	text, ok := checkpoint.Extract(string(data))
+	if !ok {
+		fmt.Fprintf(e.Stderr, "zoneline: the answer holds no checkpoint (no %q line): nothing written\n", checkpoint.Title)
+		return exitFail
+	}
+	path, err := checkpoint.Path(e.State, id)
+	if err != nil {
+		return e.fail(err)
+	}
+	if err := state.MkdirPrivate(dirOf(path)); err != nil {
+		return e.fail(err)
+	}
+	if err := state.Replace(path, []byte(text)); err != nil {
+		return e.fail(err)
+	}
+	e.State.LogLine("mod", "session "+id+": checkpoint written from a fork ("+strconv.Itoa(len(text))+" bytes)")
+	fmt.Fprintln(e.Stdout, path)
+	return exitOK
+}
+
+// modReceipt prints the last compaction as the hooks recorded it, for the receipt on the row:
+// one JSON line (count, trigger, how the restore went, whether a verified checkpoint was there).
+func (e *Env) modReceipt(id string) int {
+	cfg, _ := e.loadConfigCached()
+	rs, err := hook.LastRestore(e.State, id)
+	if err != nil {
+		e.State.Log("mod", "receipt %s: %v", id, err)
+	}
+	b := append([]byte(nil), `{"v":1`...)
+	b = jsonInt(b, "compactions", int64(rs.Count))
+	b = jsonStr(b, "trigger", rs.Trigger)
+	b = jsonStr(b, "restore", rs.Restore)
+	b = jsonBool(b, "pending", rs.Pending)
+	ck := e.modCheckpointState(id, cfg)
+	b = jsonBool(b, "checkpoint_restored", rs.Restore != "" && ck.verified)
+	b = append(b, "}\n"...)
+	e.Stdout.Write(b)
+	return exitOK
+}
+
+func jsonStr(b []byte, key, v string) []byte {
+	b = append(b, ',', '"')
+	b = append(b, key...)
+	b = append(b, '"', ':')
+	return jsonscan.AppendString(b, safetext.Text(v))
+}
+
+func jsonInt(b []byte, key string, v int64) []byte {
+	b = append(b, ',', '"')
+	b = append(b, key...)
+	b = append(b, '"', ':')
+	return strconv.AppendInt(b, v, 10)
+}
+
+func jsonBool(b []byte, key string, v bool) []byte {
+	b = append(b, ',', '"')
+	b = append(b, key...)
+	b = append(b, '"', ':')
+	return strconv.AppendBool(b, v)
+}

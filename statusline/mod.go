@@ -1,0 +1,59 @@
+package statusline
+
+import (
+	"github.com/zoneline/zoneline/internal/termcolor"
+	"github.com/zoneline/zoneline/zones"
+)
+
+// Face is a view as the Claude Code mod draws it on its row above the prompt: the same words and
+// colours as the line (one source of truth), in pieces the mod lays out with the CLI's own
+// elements.
+type Face struct {
+	Zone    string // "● DUMB", "○ --": the zone segment's text
+	Color   string // the zone's colour as #rrggbb (the truecolor table's); "" for the dim unknown zone
+	Bold    bool   // the zone is drawn bold (dumb)
+	Tokens  string // "140k/200k": the tokens segment, plain
+	Compact string // "27k to compact", "compact due", "auto-compact off": the compact segment, plain
+	Warn    bool   // the compact distance is drawn in the warn colour
+	Urgent  bool   // the compact distance is drawn in the dumb colour
+	Step    string // "⚑ /compact-prep", "⚑ /compact": the pending step; "" for none
+}
+
+// zoneHex are the truecolor table's zone colours (style.go), as the mod's Text takes them.
+var zoneHex = [numStyles]string{
+	styleSmart: "#7ed383",
+	styleWarn:  "#f1c85a",
+	styleDumb:  "#f0625a",
+	styleHint:  "#f1c85a",
+}
+
+// HintHex is the pending step's colour (bold): the hint style's.
+const HintHex = "#f1c85a"
+
+// FaceOf returns view v's face with glyph set name (Options.Glyphs).
+func FaceOf(v View, set string) Face {
+	v.Problems = nil // the mod shows problems apart; here they would stand in for an empty segment
+	z := v.Zone
+	if z < zones.Unknown || z > zones.Dumb {
+		z = zones.Unknown
+	}
+	st := zoneStyle(z)
+	f := Face{Color: zoneHex[st], Bold: st == styleDumb}
+	plain := Options{Profile: termcolor.Ascii, Glyphs: set}
+	plain.Lines = [][]string{{"zone"}}
+	f.Zone = Render(v, plain)
+	plain.Lines = [][]string{{"tokens"}}
+	f.Tokens = Render(v, plain)
+	plain.Lines = [][]string{{"compact"}}
+	f.Compact = Render(v, plain)
+	if c := (&ctx{v: &v, g: glyphSet(set)}); (compactSegment{}).enabled(c) {
+		if spans := (compactSegment{}).render(c, nil); len(spans) > 0 {
+			f.Warn, f.Urgent = spans[0].style == styleWarn, spans[0].style == styleDumb
+		}
+	}
+	if v.Tier != "" {
+		plain.Lines = [][]string{{"nudge"}}
+		f.Step = Render(v, plain)
+	}
+	return f
+}
