@@ -1,0 +1,243 @@
+// zoneline as a Claude Code mod.
+//
+// - A zone row above the prompt, beside any status line: zone in its colour, tokens/window, the
+//   distance to auto-compact, the pending step. Every number, word and colour is the answer of
+//   `zoneline mod status` (the same render and warning loop as zoneline's status line): no rule
+//   is written twice.
+// - Every compaction of the main conversation without instructions of its own (the automatic
+//   one, a bare /compact) gets zoneline's keep-list and, with a fresh verified checkpoint, its
+//   path and what to keep of it: the binary writes that text too.
+// - [mod] compact_at (off by default): once an idle session is past it, a fork of the
+//   conversation writes the checkpoint (nothing joins the conversation), `zoneline checkpoint
+//   verify` checks it, and the mod compacts with the ready instruction line. A failed step stops
+//   the flow with a note on the row; nothing more is sent. A turn never waits on the fork.
+// - A receipt on the row after a compaction: tokens before and after, checkpoint restored or not.
+import { atom, read, update } from 'claude-code'
+import type { EngineInterface, Register } from 'claude-code'
+
+import type { ZoneReceipt, ZoneStatus } from '../types'
+
+const status = atom({ plugin: 'zoneline', key: 'status' } as const, null)
+const note = atom({ plugin: 'zoneline', key: 'note' } as const, null)
+const receipt = atom({ plugin: 'zoneline', key: 'receipt' } as const, null)
+
+// How long one binary call may take; the status call is a few milliseconds.
+const RUN_MS = 10_000
+// How long the receipt stays on the row.
+const RECEIPT_MS = 10 * 60_000
+
+// The flow's state, for this load of the module: one flow at a time, and none again after a
+// failure until the next compaction (the compaction count moves) so nothing more is sent.
+let flowing = false
+let failedAt: number | null = null
+
+// The zoneline binary: $ZONELINE_BIN, else the path `zoneline install -mod` wrote beside the
+// manifest, else `zoneline` on PATH.
+export const binary = async ($: EngineInterface): Promise<string> => {
+  const env = (await $.env.get('ZONELINE_BIN'))?.trim()
+  if (env) return env
+  try {
+    const written = (await $.fs.read(`${$.plugin.root}/zoneline.path`)).trim()
+    if (written) return written
+  } catch {
+    // not installed by zoneline install -mod: PATH
+  }
+  return 'zoneline'
+}
+
+const run = async ($: EngineInterface, args: string[], stdin?: string) =>
+  $.process.run([await binary($), ...args], { timeoutMs: RUN_MS, ...(stdin === undefined ? {} : { stdin }) })
+
+// The status line's JSON, from what the engine knows: zoneline reads it as its status line does.
+const statusInput = async ($: EngineInterface) => {
+  const [usage, id, model, cwd] = await Promise.all([
+    $.session.usage(),
+    $.session.id(),
+    $.session.model().catch(() => ''),
+    $.session.cwd().catch(() => ''),
+  ])
+  const transcript = await $.session
+    .info()
+    .then(i => i.transcriptPath)
+    .catch(() => '')
+  const tokens = usage.context?.tokens
+  return JSON.stringify({
+    session_id: id,
+    transcript_path: transcript,
+    cwd,
+    model: { id: model },
+    context_window: {
+      context_window_size: usage.context?.window ?? 0,
+      ...(tokens === undefined || tokens === 0 ? {} : { current_usage: { input_tokens: tokens } }),
+    },
+  })
+}
+
+// Asks the binary for the zone, and keeps the answer for the row.
+export const refresh = async ($: EngineInterface): Promise<ZoneStatus | null> => {
+  const out = await run($, ['mod', 'status'], await statusInput($))
+  let next: ZoneStatus | null = null
+  try {
+    next = JSON.parse(out.stdout) as ZoneStatus
+  } catch {
+    next = null
+  }
+  if (next !== null) {
+    const was = await read($, status)
+    if (was !== null && next.compactions !== was.compactions) failedAt = null
+    await update($, status, () => next)
+  }
+  return next
+}
+
+const stop = async ($: EngineInterface, why: string) => {
+  failedAt = (await read($, status))?.compactions ?? 0
+  await update($, note, () => `zoneline: ${why}; nothing was sent`)
+}
+
+// The compact_at flow: fork → checkpoint written → verified → compact with the ready line.
+export const compactFlow = async ($: EngineInterface) => {
+  const id = await $.session.id()
+  await update($, note, () => 'zoneline: writing the checkpoint…')
+  const prompt = await run($, ['mod', 'fork-prompt', '-session', id])
+  if (prompt.exitCode !== 0) return stop($, `fork-prompt failed: ${firstLine(prompt.stderr)}`)
+  const reply = await $.model.fork({ prompt: prompt.stdout })
+  if (!reply.isAnswered) return stop($, `the fork did not answer (${reply.reason})`)
+  const path = await run($, ['checkpoint', 'path', '-session', id])
+  if (path.exitCode !== 0) return stop($, `checkpoint path failed: ${firstLine(path.stderr)}`)
+  const saved = await run($, ['mod', 'save-checkpoint', '-session', id], reply.text)
+  if (saved.exitCode !== 0 || saved.stdout.trim() !== path.stdout.trim()) {
+    return stop($, `the checkpoint was not written: ${firstLine(saved.stderr)}`)
+  }
+  const verified = await run($, ['checkpoint', 'verify', '-session', id])
+  if (verified.exitCode !== 0) return stop($, `checkpoint verify failed: ${firstLine(verified.stderr)}`)
+  const ready = await refresh($)
+  if (ready === null || !ready.checkpoint_verified) return stop($, 'the checkpoint is not verified')
+  await update($, note, () => 'zoneline: compacting…')
+  const done = await $.session.compact({ instructions: ready.instructions })
+  if (done.skip !== undefined) return stop($, `the compaction did not run: ${done.skip}`)
+  await update($, note, () => null)
+  await compacted($, done.tokensBefore, done.tokensAfter)
+}
+
+const firstLine = (s: string) => (s.split('\n').find(l => l.trim() !== '') ?? 'no output').slice(0, 160)
+
+// Records a compaction for the receipt; the restore is the hooks' and is read back later.
+const compacted = async ($: EngineInterface, before?: number, after?: number) => {
+  const at = await $.clock.now()
+  await update($, receipt, () => ({ ...(before === undefined ? {} : { before }), ...(after === undefined ? {} : { after }), restored: false, at }))
+}
+
+// The receipt's restore, as the hooks recorded it.
+const readReceipt = async ($: EngineInterface) => {
+  const r = await read($, receipt)
+  if (r === null) return
+  if ((await $.clock.now()) - r.at > RECEIPT_MS) {
+    await update($, receipt, () => null)
+    return
+  }
+  if (r.restored) return
+  const out = await run($, ['mod', 'receipt', '-session', await $.session.id()])
+  try {
+    const got = JSON.parse(out.stdout) as { restore: string; checkpoint_restored: boolean }
+    if (got.checkpoint_restored) await update($, receipt, cur => (cur === null ? cur : { ...cur, restored: true }))
+  } catch {
+    // an old binary: the receipt shows no restore
+  }
+}
+
+const afterTurn = async ($: EngineInterface) => {
+  const s = await refresh($)
+  await readReceipt($)
+  if (s === null || !s.compact_due || flowing || failedAt === s.compactions) return
+  flowing = true
+  // Not awaited: the turn never waits on the fork.
+  void compactFlow($)
+    .catch(async (err: unknown) => stop($, err instanceof Error ? err.message.slice(0, 160) : String(err)))
+    .finally(() => {
+      flowing = false
+    })
+}
+
+export const register: Register = on => {
+  on('session.start', async ($, e, next) => {
+    const ran = await next(e)
+    await refresh($).catch(() => undefined)
+    return ran
+  })
+
+  on('prompt.submit', async ($, e, next) => {
+    const ran = await next(e)
+    void refresh($).catch(() => undefined)
+    return ran
+  }).catch(($, e, next) => next(e))
+
+  on('turn.complete', async ($, e, next) => {
+    const ran = await next(e)
+    if (e.agentId === undefined) await afterTurn($).catch(() => undefined)
+    return ran
+  })
+
+  on('session.end', async ($, e, next) => {
+    const ran = await next(e)
+    if (e.reason === 'clear' || e.reason === 'resume') {
+      await update($, status, () => null)
+      await update($, note, () => null)
+      await update($, receipt, () => null)
+      failedAt = null
+    }
+    return ran
+  })
+
+  // The keep-list on every compaction of the main conversation without instructions of its own.
+  on('session.compact', async ($, e, next) => {
+    const isMain = e.agentId === undefined
+    const isBare = (e.instructions ?? '').trim() === ''
+    let added: string | null = null
+    if (isMain && isBare && e.trigger !== 'plugin') {
+      added = await refresh($)
+        .then(s => s?.instructions ?? null)
+        .catch(() => null)
+    }
+    const ran = await next(added === null ? e : { ...e, instructions: added })
+    if (isMain && e.trigger !== 'plugin' && e.trigger !== 'precompute' && ran.skip === undefined) {
+      await compacted($, ran.tokensBefore, ran.tokensAfter)
+    }
+    return ran
+  }).catch(($, e, next) => next(e))
+
+  on('ui.render', { component: 'AbovePrompt' }, async ($, e, next) => {
+    const s = await read($, status)
+    if (e.props.hasSurvey || s === null) return next(e)
+    const { Box, Text } = $.ui.resolve(e)
+    const n = await read($, note)
+    const r = await read($, receipt)
+    return (
+      <Box flexDirection="row" gap={1}>
+        <Text color={s.color || undefined} dimColor={s.color === ''} bold={s.bold}>
+          {s.zone_text}
+        </Text>
+        {s.tokens_text !== '' && <Text>{s.tokens_text}</Text>}
+        {s.compact_text !== '' && (
+          <Text color={s.compact_urgent ? 'error' : s.compact_warn ? 'warning' : undefined} dimColor={!s.compact_urgent && !s.compact_warn}>
+            {s.compact_text}
+          </Text>
+        )}
+        {s.step !== '' && (
+          <Text color={s.step_color} bold>
+            {s.step}
+          </Text>
+        )}
+        {r !== null && (
+          <Text color="success">
+            {`✓ compacted${r.before === undefined ? '' : ` ${short(r.before)}`}${r.after === undefined ? '' : ` → ${short(r.after)}`} · checkpoint ${r.restored ? 'restored' : 'not restored'}`}
+          </Text>
+        )}
+        {n !== null && <Text color="warning">{n}</Text>}
+        {s.problems.length > 0 && <Text color="warning">{`⚠ ${s.problems[0]}`}</Text>}
+      </Box>
+    )
+  })
+}
+
+const short = (n: number) => (n >= 1_000_000 ? `${+(n / 1_000_000).toFixed(1)}M` : n >= 1000 ? `${Math.round(n / 1000)}k` : `${n}`)

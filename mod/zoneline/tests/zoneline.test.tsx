@@ -1,0 +1,156 @@
+import { describe, expect, mock, test } from 'claude-code/testing'
+import type { On } from 'claude-code'
+import type { Engine } from 'claude-code/testing'
+
+const ID = '3f1c2d4e-1111-4222-8333-444455556666'
+const CK = `/state/sessions/${ID}/checkpoint.md`
+const KEEP = 'Keep word for word: the keep-list.'
+const READY = `${KEEP} A verified zoneline checkpoint is at ${CK}: keep its Next, Rules and External state intact.`
+
+const MSGS = [{ role: 'user', text: 'hello', toolUses: [] }]
+
+const BAND = {
+  plugin: 'zoneline',
+  component: 'AbovePrompt',
+  props: { hasSurvey: false, isCollapsed: false, isWorking: false, maxRows: 10, bodyColumns: 120 },
+}
+
+// What `zoneline mod status` answers (the binary is mocked: its own tests hold its rules).
+const answer = (over: Record<string, unknown> = {}) => ({
+  v: 1, session: ID, zone: 'dumb', zone_text: '● DUMB', color: '#f0625a', bold: true,
+  tokens: 140000, known: true, window: 200000, tokens_text: '140k/200k', auto_compact_on: true,
+  auto_compact: 167000, to_compact: 27000, compact_text: '~27k to compact', compact_warn: true,
+  compact_urgent: false, prep: 120000, prep_crossed: true, tier: 'dumb', step: '⚑ /compact-prep',
+  step_color: '#f1c85a', compactions: 0, compact_at: 0, compact_due: false, checkpoint: CK,
+  checkpoint_fresh: false, checkpoint_verified: false, instructions: KEEP, problems: [], ...over,
+})
+
+type World = {
+  status: Record<string, unknown>
+  verifyOK: boolean
+  forkText: string
+  runs: string[][]
+  stdins: string[]
+  compacts: { trigger: string; instructions?: string }[]
+  forks: number
+}
+
+async function start($: Engine, on: On, over: Partial<World> = {}): Promise<World> {
+  const w: World = { status: answer(), verifyOK: true, forkText: '# zoneline checkpoint\nsession: x\n', runs: [], stdins: [], compacts: [], forks: 0, ...over }
+  mock.clock(on, { now: 1_000_000 })
+  on('env.get', (_$, e) => ({ value: e.name === 'ZONELINE_BIN' ? '/bin/zoneline' : undefined }) as any)
+  on('session.id', () => ({ value: ID }) as any)
+  on('session.model', () => ({ value: 'claude-sonnet-4-5' }) as any)
+  on('session.cwd', () => ({ value: '/work' }) as any)
+  on('session.info', () => ({ value: { transcriptPath: '/t.jsonl' } }) as any)
+  on('session.usage', () => ({ value: { startedAt: 0, rateLimits: [], context: { tokens: 140000, window: 200000, percent: 70 } } }) as any)
+  on('process.run', (_$, e) => {
+    const argv = [...e.argv]
+    w.runs.push(argv)
+    w.stdins.push(e.init?.stdin ?? '')
+    const sub = argv.slice(1, 3).join(' ')
+    const ok = (stdout: string) => ({ value: { exitCode: 0, stdout, stderr: '', isStdoutTruncated: false, isStderrTruncated: false } })
+    const bad = (stderr: string) => ({ value: { exitCode: 1, stdout: '', stderr, isStdoutTruncated: false, isStderrTruncated: false } })
+    if (sub === 'mod status') return ok(JSON.stringify(w.status)) as any
+    if (sub === 'mod fork-prompt') return ok('[zoneline] write the checkpoint') as any
+    if (sub === 'checkpoint path') return ok(`${CK}\n`) as any
+    if (sub === 'mod save-checkpoint') return ok(`${CK}\n`) as any
+    if (sub === 'checkpoint verify') {
+      if (!w.verifyOK) return bad(`${CK}:9: ## Next: missing`) as any
+      w.status = { ...w.status, checkpoint_fresh: true, checkpoint_verified: true, instructions: READY }
+      return ok('zoneline: checkpoint OK') as any
+    }
+    if (sub === 'mod receipt') return ok('{"v":1,"restore":"session_start","checkpoint_restored":true}') as any
+    return bad('unknown') as any
+  })
+  on('model.fork', () => {
+    w.forks++
+    return { value: { isAnswered: true, text: w.forkText, usage: { input_tokens: 1, output_tokens: 1 } } } as any
+  })
+  on('session.compact', (_$, e) => {
+    w.compacts.push({ trigger: e.trigger ?? 'plugin', ...(e.instructions === undefined ? {} : { instructions: e.instructions }) })
+    return { messages: MSGS, tokensBefore: 180000, tokensAfter: 3000 } as any
+  })
+  on('session.start', (_$, e) => ({ sessionId: ID, cwd: e.cwd }) as any)
+  on('turn.complete', () => ({ text: '' }) as any)
+  await $.session.start({ surface: 'terminal', isInteractive: true, cwd: '/work' } as any)
+  return w
+}
+
+const turn = ($: Engine) =>
+  $.turn.complete({ answer: 'ok', durationMs: 1, isAborted: false, turnId: 't', reason: 'answer' } as any)
+
+// The flow runs in the background: let it settle.
+const settle = async () => {
+  const later = (globalThis as any).setTimeout as (f: () => void, ms: number) => void
+  for (let i = 0; i < 20; i++) await new Promise<void>(r => later(r, 5))
+}
+
+describe('zoneline mod', () => {
+  test('the row shows the binary answer: zone in its colour, tokens, distance, pending step', async ($, on) => {
+    const w = await start($, on)
+    expect(w.runs[0]).toEqual(['/bin/zoneline', 'mod', 'status'])
+    const sent = JSON.parse(w.stdins[0] ?? '{}')
+    expect(sent.session_id).toBe(ID)
+    expect(sent.context_window).toEqual({ context_window_size: 200000, current_usage: { input_tokens: 140000 } })
+    for (const surface of ['terminal', 'desktop'] as const) {
+      const ui = await $.ui.mount({ surface, ...BAND } as any)
+      const zone = await ui.find({ type: 'Text', text: '● DUMB' })
+      expect(zone).toBeDefined()
+      expect(zone?.props.color).toBe('#f0625a')
+      expect(await ui.find({ type: 'Text', text: '140k/200k' })).toBeDefined()
+      expect(await ui.find({ type: 'Text', text: '~27k to compact' })).toBeDefined()
+      expect(await ui.find({ type: 'Text', text: '⚑ /compact-prep' })).toBeDefined()
+      await ui.unmount()
+    }
+  })
+
+  test('an automatic compaction without instructions gets the keep-list; one with its own keeps them', async ($, on) => {
+    const w = await start($, on)
+    await $.session.compact({ trigger: 'auto', messages: MSGS } as any)
+    await $.session.compact({ trigger: 'manual', instructions: 'mine', messages: MSGS } as any)
+    await $.session.compact({ trigger: 'auto', agentId: 'a1', messages: MSGS } as any)
+    expect(w.compacts).toEqual([
+      { trigger: 'auto', instructions: KEEP },
+      { trigger: 'manual', instructions: 'mine' },
+      { trigger: 'auto' },
+    ])
+    const ui = await $.ui.mount({ surface: 'terminal', ...BAND } as any)
+    expect(await ui.find({ type: 'Text', text: /compacted 180k → 3k/ })).toBeDefined()
+    await ui.unmount()
+  })
+
+  test('compact_at: fork, write, verify, then compact with the ready line', async ($, on) => {
+    const w = await start($, on, { status: answer({ compact_at: 120000, compact_due: true }) })
+    await turn($)
+    await settle()
+    expect(w.forks).toBe(1)
+    const subs = w.runs.map(a => a.slice(1, 3).join(' '))
+    expect(subs).toEqual(expect.arrayContaining(['mod fork-prompt', 'checkpoint path', 'mod save-checkpoint', 'checkpoint verify']))
+    expect(w.stdins[subs.indexOf('mod save-checkpoint')]).toBe(w.forkText)
+    expect(w.compacts).toEqual([{ trigger: 'plugin', instructions: READY }])
+  })
+
+  test('compact_at: a checkpoint that fails verify stops the flow, sends nothing, and says so', async ($, on) => {
+    const w = await start($, on, { status: answer({ compact_at: 120000, compact_due: true }), verifyOK: false })
+    await turn($)
+    await settle()
+    expect(w.forks).toBe(1)
+    expect(w.compacts).toEqual([])
+    const ui = await $.ui.mount({ surface: 'terminal', ...BAND } as any)
+    expect(await ui.find({ type: 'Text', text: /checkpoint verify failed.*nothing was sent/ })).toBeDefined()
+    await ui.unmount()
+    // Not again on the next turn: nothing more is sent until the next compaction.
+    await turn($)
+    await settle()
+    expect(w.forks).toBe(1)
+  })
+
+  test('compact_at off: no fork', async ($, on) => {
+    const w = await start($, on)
+    await turn($)
+    await settle()
+    expect(w.forks).toBe(0)
+    expect(w.compacts).toEqual([])
+  })
+})
