@@ -21,6 +21,7 @@ type installOptions struct {
 	dryRun  bool   // print the diff, change nothing
 	purge   bool   // uninstall: remove config and state too
 	bin     string // install: the zoneline Claude Code is to run; "" means this binary
+	mod     bool   // install: the Claude Code mod too (installmod.go)
 }
 
 func runInstall(e *Env, args []string) int {
@@ -30,10 +31,14 @@ func runInstall(e *Env, args []string) int {
 	fs.BoolVar(&o.project, "project", false, "register in .claude/settings.json of the current repository instead of "+filepath.Join(e.Paths.ClaudeDir, "settings.json"))
 	fs.BoolVar(&o.force, "force", false, "replace another statusLine (uninstall puts it back) and overwrite edited skill files")
 	fs.BoolVar(&o.dryRun, "dry-run", false, "print the diff that would be applied and change nothing")
+	fs.BoolVar(&o.mod, "mod", false, "also install the Claude Code mod (a zone row above the prompt, the keep-list on every compaction)")
 	if code, ok := parse(fs, args); !ok {
 		return code
 	}
-	return e.install(o, false)
+	if code := e.install(o, false); code != exitOK || !o.mod {
+		return code
+	}
+	return e.installMod(o.dryRun)
 }
 
 func runUninstall(e *Env, args []string) int {
@@ -45,7 +50,10 @@ func runUninstall(e *Env, args []string) int {
 	if code, ok := parse(fs, args); !ok {
 		return code
 	}
-	return e.install(o, true)
+	if code := e.install(o, true); code != exitOK || o.project {
+		return code
+	}
+	return e.uninstallMod(o.dryRun)
 }
 
 // installTarget returns the settings file and the Claude folder install works on.

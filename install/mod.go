@@ -1,0 +1,103 @@
+package install
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/zoneline/zoneline/state"
+)
+
+// The mod is installed as a plugin folder under Claude Code's skills folder,
+// <claude>/skills/zoneline, which Claude Code 2.1.332 auto-loads in every session as
+// zoneline@skills-dir (its hooks module included; see docs/mod.md). ModPathFile beside the
+// manifest names the zoneline binary the mod runs.
+const (
+	ModName     = "zoneline"
+	ModPathFile = "zoneline.path"
+	modManifest = ".claude-plugin/plugin.json"
+)
+
+// ModDir returns the folder the mod is installed to.
+func ModDir(claudeDir string) string { return filepath.Join(claudeDir, "skills", ModName) }
+
+// IsModDir reports whether dir holds zoneline's mod (its manifest names zoneline and the binary
+// file is there): only such a folder is replaced or removed.
+func IsModDir(dir string) bool {
+	data, err := os.ReadFile(filepath.Join(dir, modManifest))
+	if err != nil {
+		return false
+	}
+	if _, err := os.Lstat(filepath.Join(dir, ModPathFile)); err != nil {
+		return false
+	}
+	return bytes.Contains(data, []byte(`"name": "`+ModName+`"`))
+}
+
+// InstallMod writes the mod from src (rooted at root) into ModDir(claudeDir) with bin in its
+// ModPathFile. A folder there that is not zoneline's is left alone (an error). It returns the
+// folder and whether anything changed.
+func InstallMod(claudeDir, bin string, src fs.FS, root string, dryRun bool) (string, bool, error) {
+	dir := ModDir(claudeDir)
+	if !filepath.IsAbs(dir) {
+		return "", false, errors.New("zoneline: Claude Code's folder is not an absolute path")
+	}
+	if _, err := os.Lstat(dir); err == nil && !IsModDir(dir) {
+		return dir, false, fmt.Errorf("zoneline: %s exists and is not zoneline's mod: move it away, then run 'zoneline install -mod' again", dir)
+	}
+	files := map[string][]byte{ModPathFile: []byte(bin + "\n")}
+	err := fs.WalkDir(src, root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := fs.ReadFile(src, p)
+		files[strings.TrimPrefix(p, root+"/")] = data
+		return err
+	})
+	if err != nil {
+		return dir, false, err
+	}
+	changed := false
+	for rel, data := range files {
+		target := filepath.Join(dir, filepath.FromSlash(rel))
+		if old, err := os.ReadFile(target); err == nil && bytes.Equal(old, data) {
+			continue
+		}
+		changed = true
+		if dryRun {
+			continue
+		}
+		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+			return dir, changed, err
+		}
+		if err := state.WriteFileMode(target, data, 0o644); err != nil {
+			return dir, changed, err
+		}
+	}
+	return dir, changed, nil
+}
+
+// UninstallMod removes the mod's folder when it is zoneline's; removed says whether there was one.
+func UninstallMod(claudeDir string, dryRun bool) (bool, error) {
+	dir := ModDir(claudeDir)
+	if !filepath.IsAbs(dir) || !IsModDir(dir) {
+		return false, nil
+	}
+	if dryRun {
+		return true, nil
+	}
+	return true, os.RemoveAll(dir)
+}
+
+// ModBinary returns the binary an installed mod runs, "" when none is named.
+func ModBinary(dir string) string {
+	data, err := os.ReadFile(filepath.Join(dir, ModPathFile))
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(data))
+}
