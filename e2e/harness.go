@@ -40,6 +40,7 @@ const (
 	KindToolResult = "tool_result" // a main turn carrying a tool result
 	KindCompact    = "compact"     // the summarisation request of a compaction
 	KindSide       = "side"        // titles, quota probes and other side calls
+	KindFork       = "fork"        // a mod's $.model.fork the mock answered (MockConfig fork_answer)
 )
 
 // busyRE matches the screen while Claude Code is working.
