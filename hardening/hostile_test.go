@@ -526,6 +526,7 @@ func TestHostileInput(t *testing.T) {
 			before := snapshot(t, w.root, skip...)
 			r := w.run(t, bin, w.subst(c.stdin, ""), []string{"statusline"}, env...)
 			checkStatusline(t, "statusline", r)
+			checkModStatus(t, w.run(t, bin, w.subst(c.stdin, ""), []string{"mod", "status"}, env...))
 			evs := events()
 			if !bytes.Contains(c.stdin, []byte("@EVENT@")) {
 				evs = evs[:1] // the event cannot vary: one run is enough
