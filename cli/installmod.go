@@ -27,7 +27,7 @@ func (e *Env) installMod(dryRun bool) int {
 	case dryRun:
 		fmt.Fprintf(e.Stdout, "mod: would write %s\n", safetext.Line(dir))
 	default:
-		fmt.Fprintf(e.Stdout, "mod: wrote %s (Claude Code loads it as zoneline@skills-dir from its next session; [mod] compact_at in the config turns on compaction at your threshold)\n", safetext.Line(dir))
+		fmt.Fprintf(e.Stdout, "mod: wrote %s (Claude Code loads it as zoneline-mod@skills-dir from its next session; [mod] compact_at in the config turns on compaction at your threshold)\n", safetext.Line(dir))
 	}
 	return exitOK
 }

@@ -20,5 +20,5 @@ func Mod(claudeDir, self string) Result {
 	if self != "" && !sameFile(bin, self) {
 		return Result{Name: "mod", Status: Warn, Detail: "installed in " + dir + ", running " + bin + ", not this zoneline (" + self + ")", Fix: "run: zoneline install -mod"}
 	}
-	return Result{Name: "mod", Status: OK, Detail: "installed in " + dir + " (loads as zoneline@skills-dir)"}
+	return Result{Name: "mod", Status: OK, Detail: "installed in " + dir + " (loads as zoneline-mod@skills-dir)"}
 }

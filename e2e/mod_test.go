@@ -268,3 +268,51 @@ func waitRequests(s *Session, kind string, n int, timeout time.Duration) bool {
 	}
 	return len(s.Requests(kind)) >= n
 }
+
+// TestModInstalled: `zoneline install -mod` alone (no --plugin-dir) makes the next Claude Code
+// session load the mod: its row shows above the prompt. uninstall takes it away again.
+func TestModInstalled(t *testing.T) {
+	Require(t)
+	bins := Build(t)
+	run := func(s *Session, args ...string) string {
+		cmd := exec.Command(bins.Zoneline, args...)
+		cmd.Env = append(userEnv(s.Home), "HOME="+s.Home, "ZONELINE_STATE_DIR="+filepath.Join(s.Work, "state"), "ZONELINE_CONFIG="+filepath.Join(s.Work, "zoneline.toml"))
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("zoneline %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return string(out)
+	}
+	s := Start(t, Options{
+		Model:    modSonnet,
+		MockArgs: []string{"--base=140000", "--step=0"},
+		Env: map[string]string{
+			"ZONELINE_STATE_DIR": "{{WORK}}/state",
+			"ZONELINE_CONFIG":    "{{WORK}}/zoneline.toml",
+		},
+		BeforeLaunch: func(s *Session) {
+			out := run(s, "install", "-mod")
+			if !strings.Contains(out, "mod: wrote") {
+				t.Fatalf("install -mod wrote no mod:\n%s", out)
+			}
+		},
+	})
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("e2e diagnostics:\n%s%s", s.Diagnostics(), zonelineLogTail(s))
+		}
+	})
+	s.Prompt("hello with the installed mod")
+	screen, ok := s.Poll(30*time.Second, false, func(sc string) bool {
+		return strings.Contains(sc, "● DUMB") && strings.Contains(sc, "to compact")
+	})
+	if !ok {
+		t.Fatalf("the installed mod's row does not show:\n%s", screen)
+	}
+	if out := run(s, "uninstall"); !strings.Contains(out, "mod: removed") {
+		t.Errorf("uninstall did not remove the mod:\n%s", out)
+	}
+	if _, err := os.Stat(filepath.Join(s.Home, ".claude", "skills", "zoneline-mod")); !os.IsNotExist(err) {
+		t.Errorf("the mod's folder is still there after uninstall: %v", err)
+	}
+}

@@ -13,11 +13,11 @@ import (
 )
 
 // The mod is installed as a plugin folder under Claude Code's skills folder,
-// <claude>/skills/zoneline, which Claude Code 2.1.332 auto-loads in every session as
-// zoneline@skills-dir (its hooks module included; see docs/mod.md). ModPathFile beside the
+// <claude>/skills/zoneline-mod, which Claude Code 2.1.332 auto-loads in every session as
+// zoneline-mod@skills-dir (its hooks module included; see docs/mod.md). ModPathFile beside the
 // manifest names the zoneline binary the mod runs.
 const (
-	ModName     = "zoneline"
+	ModName     = "zoneline-mod"
 	ModPathFile = "zoneline.path"
 	modManifest = ".claude-plugin/plugin.json"
 )

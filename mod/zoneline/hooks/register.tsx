@@ -17,9 +17,9 @@ import type { EngineInterface, Register } from 'claude-code'
 
 import type { ZoneReceipt, ZoneStatus } from '../types'
 
-const status = atom({ plugin: 'zoneline', key: 'status' } as const, null)
-const note = atom({ plugin: 'zoneline', key: 'note' } as const, null)
-const receipt = atom({ plugin: 'zoneline', key: 'receipt' } as const, null)
+const status = atom({ plugin: 'zoneline-mod', key: 'status' } as const, null)
+const note = atom({ plugin: 'zoneline-mod', key: 'note' } as const, null)
+const receipt = atom({ plugin: 'zoneline-mod', key: 'receipt' } as const, null)
 
 // How long one binary call may take; the status call is a few milliseconds.
 const RUN_MS = 10_000

@@ -10,7 +10,7 @@ const READY = `${KEEP} A verified zoneline checkpoint is at ${CK}: keep its Next
 const MSGS = [{ role: 'user', text: 'hello', toolUses: [] }]
 
 const BAND = {
-  plugin: 'zoneline',
+  plugin: 'zoneline-mod',
   component: 'AbovePrompt',
   props: { hasSurvey: false, isCollapsed: false, isWorking: false, maxRows: 10, bodyColumns: 120 },
 }

@@ -36,7 +36,7 @@ export type ZoneReceipt = { before?: number; after?: number; restored: boolean; 
 
 declare module 'claude-code' {
   interface PluginState {
-    zoneline: {
+    'zoneline-mod': {
       status: ZoneStatus | null
       note: string | null
       receipt: ZoneReceipt | null
