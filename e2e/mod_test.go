@@ -15,6 +15,7 @@ import (
 	"github.com/zoneline/zoneline/hook"
 	"github.com/zoneline/zoneline/install"
 	"github.com/zoneline/zoneline/mod"
+	"github.com/zoneline/zoneline/notify/notifytest"
 )
 
 // modSonnet is the model the mod's end-to-end tests run (a 200k window).
@@ -314,5 +315,61 @@ func TestModInstalled(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(s.Home, ".claude", "skills", "zoneline-mod")); !os.IsNotExist(err) {
 		t.Errorf("the mod's folder is still there after uninstall: %v", err)
+	}
+}
+
+// TestModBesideHooks: zoneline's status line, its UserPromptSubmit hook and the mod all run the
+// warning loop; a crossing still gives exactly one notification and one nudge, and the mod's row
+// shows the same zone as the status line.
+func TestModBesideHooks(t *testing.T) {
+	Require(t)
+	bins := Build(t)
+	bins.RequireNotify(t)
+	bus := notifytest.StartBus(t)
+	rcv := bus.Receiver(t, notifytest.Answer)
+	hookCmd := ShellQuote(bins.Zoneline) + " hook"
+	s := Start(t, Options{
+		Model: modSonnet,
+		Settings: map[string]any{
+			"statusLine": map[string]any{"type": "command", "command": ShellQuote(bins.Zoneline) + " statusline"},
+			"hooks": map[string]any{
+				"UserPromptSubmit": []any{map[string]any{"hooks": []any{map[string]any{"type": "command", "command": hookCmd, "timeout": 10}}}},
+			},
+		},
+		Env: map[string]string{
+			"ZONELINE_STATE_DIR":       "{{WORK}}/state",
+			"ZONELINE_CONFIG":          "{{WORK}}/no-such-dir/config.toml",
+			"XDG_RUNTIME_DIR":          "{{WORK}}/xdg/run",
+			"DBUS_SESSION_BUS_ADDRESS": bus.Addr,
+		},
+		ClaudeArgs: []string{"--plugin-dir", modDir(t, bins.Zoneline)},
+	})
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("e2e diagnostics:\n%s%s", s.Diagnostics(), zonelineLogTail(s))
+		}
+	})
+	s.MockUsage(Context(20_000))
+	s.Prompt("turn one")
+	s.MockUsage(Context(125_000))
+	s.Prompt("turn two")
+	screen, ok := s.Poll(20*time.Second, false, func(sc string) bool {
+		return strings.Count(sc, "● DUMB") >= 2 && strings.Contains(sc, "125k/200k")
+	})
+	if !ok {
+		t.Errorf("the screen lacks the zone in both the row and the status line:\n%s", screen)
+	}
+	rcv.Wait(t, 1, 20*time.Second)
+	s.MockUsage(Context(130_000))
+	s.Prompt("turn three")
+	s.MockUsage(Context(135_000))
+	s.Prompt("turn four")
+	time.Sleep(2 * time.Second) // a second notification, were there one, the time to arrive
+	if n := len(rcv.Records()); n != 1 {
+		t.Errorf("%d notifications, want 1 (the status line and the mod cross the same tier)", n)
+	}
+	rs := s.Requests(KindMain)
+	if got := strings.Count(bodyText(t, rs[len(rs)-1]), nudgeMark); got != 1 {
+		t.Errorf("the last request carries the nudge %d times, want 1 (delivered once)", got)
 	}
 }
