@@ -165,13 +165,16 @@ type modCheckpoint struct {
 	fresh, verified bool
 }
 
-// modCheckpointState stats the checkpoint and, only when it is fresh, reads and verifies it.
+// modCheckpointState judges the checkpoint by the one freshness rule (checkpoint.Next: written
+// after the last recorded compaction and within stale_minutes) and, only when it is fresh, reads
+// and verifies it.
 func (e *Env) modCheckpointState(id string, cfg *config.Config) modCheckpoint {
 	path, err := checkpoint.Path(e.State, id)
 	if err != nil {
 		return modCheckpoint{}
 	}
-	ck := modCheckpoint{path: path, fresh: e.freshCheckpoint(id, cfg)}
+	f, _ := checkpoint.Next(e.State, id, e.Now(), time.Duration(cfg.Checkpoint.StaleMinutes)*time.Minute)
+	ck := modCheckpoint{path: path, fresh: f.Fresh}
 	if !ck.fresh {
 		return ck
 	}
@@ -265,8 +268,18 @@ func (e *Env) modReceipt(id string) int {
 	b = jsonStr(b, "trigger", rs.Trigger)
 	b = jsonStr(b, "restore", rs.Restore)
 	b = jsonBool(b, "pending", rs.Pending)
-	ck := e.modCheckpointState(id, cfg)
-	b = jsonBool(b, "checkpoint_restored", rs.Restore != "" && ck.verified)
+	// Restored: the hooks delivered the restore, and the checkpoint was fresh for that compaction
+	// (checkpoint.Current, the rule the restore applies) and passes verify.
+	restored := false
+	if rs.Restore != "" {
+		f, _ := checkpoint.Current(e.State, id, e.Now(), time.Duration(cfg.Checkpoint.StaleMinutes)*time.Minute)
+		if path, err := checkpoint.Path(e.State, id); err == nil && f.Fresh {
+			if text, _, err := checkpoint.Read(path); err == nil {
+				restored = len(checkpoint.Verify(checkpoint.Parse(text), checkpoint.VerifyOptions{Budget: cfg.Checkpoint.Budget, Session: id})) == 0
+			}
+		}
+	}
+	b = jsonBool(b, "checkpoint_restored", restored)
 	b = append(b, "}\n"...)
 	e.Stdout.Write(b)
 	return exitOK

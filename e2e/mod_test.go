@@ -229,6 +229,12 @@ func TestModCompactAt(t *testing.T) {
 	if strings.Count(next, hook.RestoreHeading) != strings.Count(first, hook.RestoreHeading) {
 		t.Errorf("the restore was delivered again on the next request")
 	}
+	// The receipt on the row: tokens before and after, and the checkpoint restored.
+	if screen, ok := s.Poll(20*time.Second, false, func(sc string) bool {
+		return regexp.MustCompile(`✓ compacted \d+k → \d+k · checkpoint restored`).MatchString(sc)
+	}); !ok {
+		t.Errorf("the row shows no receipt with the checkpoint restored:\n%s", screen)
+	}
 }
 
 // TestModCompactAtVerifyFails: a fork answer that fails verify sends no compaction request, and
