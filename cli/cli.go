@@ -39,6 +39,9 @@ type Env struct {
 	// process: Main built this Env for the process, so Stdin is fd 0 (its reads can be bounded),
 	// the statusline's and the hooks' deadlines may end the process, and SIGPIPE may be ignored.
 	process bool
+	// modCall: this render is `zoneline mod status` (cli/mod.go), whose payload has no model
+	// display name: the registry keeps the status line's.
+	modCall bool
 }
 
 // Command is one subcommand.

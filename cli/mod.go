@@ -86,10 +86,26 @@ func runModStatus(e *Env, args []string) (code int) {
 	}
 	data, readErr := payload.Read(e.Stdin)
 	cfg, cfgErr := e.loadConfigCached()
+	e.modCall = true
 	r := e.render(data, readErr, cfg, cfgErr)
 	e.afterRender(r, time.Since(start))
 	e.Stdout.Write(e.modStatusJSON(r, cfg))
 	return exitOK
+}
+
+// keepRegistryNames keeps in the registry what the status line wrote and the mod's payload
+// lacks (the model's display name, the project dir, the version), so that the two routes do not
+// rewrite the registry back and forth on every render.
+func keepRegistryNames(s, saved *state.Session, p *payload.Statusline) {
+	if (p.Model == nil || p.Model.DisplayName == "") && saved.ModelID == s.ModelID && saved.Model != "" {
+		s.Model = saved.Model
+	}
+	if p.Workspace == nil && saved.Cwd == s.Cwd && saved.Project != "" {
+		s.Project = saved.Project
+	}
+	if p.Version == "" && saved.Version != "" {
+		s.Version = saved.Version
+	}
 }
 
 // modStatusJSON is the status answer: hand-written (no encoding/json on the hot path), every

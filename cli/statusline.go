@@ -178,6 +178,9 @@ func (e *Env) render(data []byte, readErr error, cfg *config.Config, cfgErr erro
 		v.Resume = e.resumeVerdict(s) // statusline_resume.go
 		s.Tokens, s.Window, s.Zone, s.Model, s.ModelID = v.Tokens, v.Window, v.Zone.String(), v.Model, modelID
 		s.Cwd, s.Project, s.Version = p.Cwd, p.Dir(), p.Version
+		if e.modCall {
+			keepRegistryNames(s, &before, p) // mod.go: the mod knows less than the status line
+		}
 		s.Pane, s.TmuxSocket = e.Getenv("TMUX_PANE"), tmuxSocket(e.Getenv("TMUX"))
 		s.AutoCompact = v.Compact.Point
 		if live {

@@ -50,11 +50,16 @@ const run = async ($: EngineInterface, args: string[], stdin?: string) =>
 
 // The status line's JSON, from what the engine knows: zoneline reads it as its status line does.
 const statusInput = async ($: EngineInterface) => {
-  const [usage, id, model, cwd] = await Promise.all([
+  const [usage, id, model, cwd, root, version] = await Promise.all([
     $.session.usage(),
     $.session.id(),
     $.session.model().catch(() => ''),
     $.session.cwd().catch(() => ''),
+    $.session.root().catch(() => ''),
+    $.session
+      .version()
+      .then(v => v.version)
+      .catch(() => ''),
   ])
   const transcript = await $.session
     .info()
@@ -65,6 +70,8 @@ const statusInput = async ($: EngineInterface) => {
     session_id: id,
     transcript_path: transcript,
     cwd,
+    version,
+    ...(root === '' ? {} : { workspace: { current_dir: cwd, project_dir: root } }),
     model: { id: model },
     context_window: {
       context_window_size: usage.context?.window ?? 0,

@@ -42,6 +42,8 @@ async function start($: Engine, on: On, over: Partial<World> = {}): Promise<Worl
   on('session.id', () => ({ value: ID }) as any)
   on('session.model', () => ({ value: 'claude-sonnet-4-5' }) as any)
   on('session.cwd', () => ({ value: '/work' }) as any)
+  on('session.root', () => ({ value: '/work' }) as any)
+  on('session.version', () => ({ value: { version: '2.1.332' } }) as any)
   on('session.info', () => ({ value: { transcriptPath: '/t.jsonl' } }) as any)
   on('session.usage', () => ({ value: { startedAt: 0, rateLimits: [], context: { tokens: 140000, window: 200000, percent: 70 } } }) as any)
   on('process.run', (_$, e) => {
@@ -92,6 +94,8 @@ describe('zoneline mod', () => {
     expect(w.runs[0]).toEqual(['/bin/zoneline', 'mod', 'status'])
     const sent = JSON.parse(w.stdins[0] ?? '{}')
     expect(sent.session_id).toBe(ID)
+    expect(sent.workspace).toEqual({ current_dir: '/work', project_dir: '/work' })
+    expect(sent.version).toBe('2.1.332')
     expect(sent.context_window).toEqual({ context_window_size: 200000, current_usage: { input_tokens: 140000 } })
     for (const surface of ['terminal', 'desktop'] as const) {
       const ui = await $.ui.mount({ surface, ...BAND } as any)
