@@ -62,7 +62,7 @@ trap 'rm -rf "$tmp"' EXIT
 build() { # build ./cmd/NAME into $tmp/NAME
 	say "building $1 $version"
 	(cd "$root" && CGO_ENABLED=0 go build -trimpath \
-		-ldflags "-s -w -X github.com/zoneline/zoneline/cli.Version=$version" \
+		-ldflags "-s -w -X github.com/zoneline/zoneline/cli.Version=$version -X main.version=$version" \
 		-o "$tmp/$1$exe" "./cmd/$1") || die "go build ./cmd/$1 failed (see above)"
 }
 

@@ -11,7 +11,7 @@ import (
 	"github.com/zoneline/zoneline/notify"
 )
 
-func TestInNpxCache(t *testing.T) {
+func TestThrowaway(t *testing.T) {
 	for _, c := range []struct {
 		path string
 		want bool
@@ -21,9 +21,13 @@ func TestInNpxCache(t *testing.T) {
 		{"/usr/local/lib/node_modules/zoneline/node_modules/zoneline-linux-x64/zoneline", false},
 		{"/home/u/.local/bin/zoneline", false},
 		{"/home/u/my_npx_tools/zoneline", false}, // only a whole _npx path element counts
+		{"/home/u/.local/share/pnpm/global/5/node_modules/.pnpm/zoneline-linux-x64@1.2.3/node_modules/zoneline-linux-x64/zoneline", true},
+		{"/tmp/bunx-1000-zoneline@latest/node_modules/zoneline-linux-x64/zoneline", true},
+		{"/tmp/xfs-1a2b/dlx-4242/node_modules/zoneline-linux-x64/zoneline", true},
+		{"/home/u/dlx-tools/zoneline", false},
 	} {
-		if got := inNpxCache(c.path); got != c.want {
-			t.Errorf("inNpxCache(%q) = %v, want %v", c.path, got, c.want)
+		if got := throwaway(c.path); got != c.want {
+			t.Errorf("throwaway(%q) = %v, want %v", c.path, got, c.want)
 		}
 	}
 }
@@ -47,7 +51,7 @@ func TestStableBinCopiesOutOfNpx(t *testing.T) {
 		}
 	}
 	home := filepath.Join(root, "home")
-	e := &Env{Home: home}
+	e := &Env{Home: home, Getenv: func(string) string { return "" }}
 	var out bytes.Buffer
 
 	got, err := e.stableBin(bin, true, &out)
@@ -72,7 +76,7 @@ func TestStableBinCopiesOutOfNpx(t *testing.T) {
 			t.Errorf("%s: mode %v, want 0755", name, fi.Mode().Perm())
 		}
 	}
-	if !strings.Contains(out.String(), "npx's cache is not kept") {
+	if !strings.Contains(out.String(), "a package runner's cache, not kept") {
 		t.Errorf("no word of the copy: %q", out.String())
 	}
 
@@ -100,5 +104,40 @@ func TestCompanionNote(t *testing.T) {
 	}
 	if note := companionNote(bin); note != "" {
 		t.Errorf("companionNote with a companion beside = %q", note)
+	}
+}
+
+// A ~/.local/bin that is a symlink (dotfiles) is followed: the copy lands in the folder it names.
+func TestStableBinSymlinkedDir(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("symlinks")
+	}
+	root := t.TempDir()
+	pkg := filepath.Join(root, ".npm", "_npx", "f00d", "node_modules", "zoneline-linux-x64")
+	if err := os.MkdirAll(pkg, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(pkg, "zoneline")
+	if err := os.WriteFile(bin, []byte("main-binary"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	home := filepath.Join(root, "home")
+	real := filepath.Join(root, "dotfiles", "bin")
+	if err := os.MkdirAll(real, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(home, ".local"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(real, filepath.Join(home, ".local", "bin")); err != nil {
+		t.Fatal(err)
+	}
+	e := &Env{Home: home, Getenv: func(string) string { return "" }}
+	got, err := e.stableBin(bin, false, new(bytes.Buffer))
+	if err != nil || got != filepath.Join(real, "zoneline") {
+		t.Fatalf("stableBin = %q, %v; want %q", got, err, filepath.Join(real, "zoneline"))
+	}
+	if b, err := os.ReadFile(filepath.Join(real, "zoneline")); err != nil || string(b) != "main-binary" {
+		t.Errorf("copy: %q, %v", b, err)
 	}
 }

@@ -134,9 +134,10 @@ func Settings(path, self string) []Result {
 		case found:
 			out = append(out, entryResult(name, cmd, self))
 		case plugin != "":
-			// The plugin's hooks run "zoneline hook" through PATH.
-			if _, err := exec.LookPath("zoneline"); err != nil {
-				out = append(out, Result{Name: name, Status: Fail, Detail: "from the plugin " + plugin + ", but zoneline is not on PATH", Fix: "put zoneline on PATH (./install.sh --no-register installs it to ~/.local/bin)"})
+			// The plugin's hooks run hooks/run, which looks on PATH, then in ~/.local/bin and
+			// ~/go/bin.
+			if _, err := exec.LookPath("zoneline"); err != nil && !pluginFinds() {
+				out = append(out, Result{Name: name, Status: Fail, Detail: "from the plugin " + plugin + ", but zoneline is neither on PATH nor in ~/.local/bin or ~/go/bin", Fix: "npm i -g zoneline, a release archive on PATH, go install github.com/zoneline/zoneline/cmd/zoneline@latest, or ./install.sh --no-register"})
 			} else {
 				out = append(out, Result{Name: name, Status: OK, Detail: "from the plugin " + plugin})
 			}
@@ -573,4 +574,19 @@ func Render(w io.Writer, rs []Result) {
 	default:
 		fmt.Fprintln(w, "\nall good.")
 	}
+}
+
+// pluginFinds reports whether the plugin's hooks/run finds zoneline outside PATH: in
+// ~/.local/bin (install.sh, npx) or ~/go/bin (go install).
+func pluginFinds() bool {
+	home, err := os.UserHomeDir()
+	if err != nil || !filepath.IsAbs(home) {
+		return false
+	}
+	for _, p := range []string{filepath.Join(home, ".local", "bin", "zoneline"), filepath.Join(home, "go", "bin", "zoneline")} {
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+			return true
+		}
+	}
+	return false
 }

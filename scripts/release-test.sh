@@ -42,13 +42,13 @@ src=$tmp/src
 git clone --quiet --no-hardlinks "$root" "$src"
 [ -z "$(git -C "$root" status --porcelain)" ] || say "note: the work tree has uncommitted changes; the release builds HEAD ($(git -C "$root" rev-parse --short HEAD))"
 
-release() { # release DIR: a snapshot release of $src into DIR
-	(cd "$src" && "$gr" release --snapshot --clean --skip=publish >"$tmp/goreleaser.log" 2>&1) ||
+release() { # release SRC DIR: a snapshot release of the clone SRC into DIR
+	(cd "$1" && "$gr" release --snapshot --clean --skip=publish >"$tmp/goreleaser.log" 2>&1) ||
 		{ cat "$tmp/goreleaser.log"; die "goreleaser release --snapshot failed"; }
-	rm -rf "$1" && mv "$src/dist" "$1"
+	rm -rf "$2" && mv "$1/dist" "$2"
 }
 say "goreleaser release --snapshot --clean"
-release "$tmp/dist"
+release "$src" "$tmp/dist"
 dist=$tmp/dist
 (cd "$dist" && sha256sum --quiet -c SHA256SUMS) || die "SHA256SUMS does not verify"
 version=$(sed -n 's/.*"version": *"\([^"]*\)".*/\1/p' "$dist/metadata.json" | head -1)
@@ -77,9 +77,11 @@ if command -v file >/dev/null 2>&1; then
 	file "$tmp/zoneline_${version}_linux_amd64/zoneline" | grep -q 'statically linked' || die "the release binary is not static"
 fi
 
-# Reproducible: the same commit again gives the same bytes.
-say "goreleaser release --snapshot again: the same bytes"
-release "$tmp/dist2"
+# Reproducible: the same commit, cloned elsewhere and built under another umask, gives the same
+# bytes.
+say "goreleaser release --snapshot again, from another clone under umask 002: the same bytes"
+src2=$tmp/elsewhere/zoneline
+(umask 002 && git clone --quiet --no-hardlinks "$root" "$src2" && release "$src2" "$tmp/dist2")
 diff <(grep -v metadata "$dist/SHA256SUMS") <(grep -v metadata "$tmp/dist2/SHA256SUMS") ||
 	die "two builds of one commit differ (above)"
 rm -rf "$tmp/dist2"
@@ -143,6 +145,31 @@ grep -q "\"$native statusline\"" "$uhome/.claude/settings.json" ||
 if grep -q 'zoneline.js' "$uhome/.claude/settings.json"; then die "settings.json runs the node launcher"; fi
 grep -q "zoneline-notify" "$tmp/npm-install.log" && { cat "$tmp/npm-install.log"; die "install found no companion beside the npm binary"; }
 say "npm i -g zoneline: $got, registered $native"
+
+# An upgrade (npm i -g zoneline@latest) keeps the registered path working: npm replaces the
+# platform package in place. The next version is this one's packages with a bumped version.
+next=$version.1
+for f in "$dist"/zoneline-*-"$version".tgz "$dist/zoneline-$version.tgz"; do
+	d=$tmp/next/$(basename "$f" .tgz)
+	mkdir -p "$d" && tar -xzf "$f" -C "$d"
+	python3 - "$d/package/package.json" "$version" "$next" <<'PY'
+import json, sys
+p, old, new = sys.argv[1:]
+j = json.load(open(p))
+j["version"] = new
+for k in j.get("optionalDependencies", {}):
+    j["optionalDependencies"][k] = new
+json.dump(j, open(p, "w"), indent=2)
+PY
+	npm publish --userconfig "$npmrc" --registry "$url" --tag latest "$d/package" >/dev/null 2>&1 ||
+		die "npm publish $next ($(basename "$f"))"
+done
+user npm i -g --prefix "$prefix" --no-audit --no-fund --loglevel=error zoneline@latest >/dev/null || die "npm i -g zoneline@latest"
+got=$(sed -n 's/.*"version": *"\([^"]*\)".*/\1/p' "$(dirname "$native")/package.json" | head -1)
+[ "$got" = "$next" ] || die "after the upgrade the platform package is $got, want $next"
+user "$native" version >/dev/null || die "after the upgrade the registered $native does not run"
+user "$prefix/bin/zoneline" version >/dev/null || die "after the upgrade the launcher does not run"
+say "npm i -g zoneline@latest ($next): the registered path still runs"
 
 # npx: the same, run from npx's cache: the binaries are copied out of it and that copy registered.
 nhome=$tmp/npx-user

@@ -5,6 +5,7 @@
 // of gen2brain/beeep (and so of godbus): keeping them out of zoneline keeps its start-up lean.
 //
 //	zoneline-notify [-app NAME] [-urgency low|normal|critical] [-deadline 5s] [-state DIR] [--] TITLE BODY
+//	zoneline-notify -version
 //
 // On Linux and the BSDs it does nothing unless a D-Bus session bus exists
 // ($DBUS_SESSION_BUS_ADDRESS or $XDG_RUNTIME_DIR/bus): without one, godbus would run
@@ -33,6 +34,9 @@ const (
 	exitNoBus    = 4
 )
 
+// version is stamped at build time, as zoneline's: -ldflags "-X main.version=v1.2.3".
+var version = "dev"
+
 // defaultDeadline bounds the whole run unless -deadline says otherwise.
 const defaultDeadline = 5 * time.Second
 
@@ -50,8 +54,13 @@ func run(args []string, getenv func(string) string, stderr io.Writer) int {
 	urgency := fs.String("urgency", "normal", "low | normal | critical")
 	deadline := fs.Duration("deadline", defaultDeadline, "give up and exit after this long")
 	stateDir := fs.String("state", "", "zoneline's state dir: failures are logged to its zoneline.log")
+	showVersion := fs.Bool("version", false, "print the version and exit")
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
+	}
+	if *showVersion {
+		fmt.Fprintln(stderr, "zoneline-notify "+version) // stdout stays empty, always
+		return exitOK
 	}
 	if fs.NArg() != 2 {
 		fmt.Fprintln(stderr, "usage: zoneline-notify [flags] [--] TITLE BODY")

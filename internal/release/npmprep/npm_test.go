@@ -27,8 +27,16 @@ func TestWrite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(launcher), "'zoneline-' + process.platform + '-' + process.arch") {
+	if !strings.Contains(string(launcher), "const pkg = 'zoneline-' + platform;") ||
+		!strings.Contains(string(launcher), "const platform = process.platform + '-' + process.arch;") {
 		t.Error("bin/zoneline.js no longer resolves zoneline-<platform>-<arch>")
+	}
+	var list []string
+	for _, p := range Platforms {
+		list = append(list, "'"+p.OS+"-"+p.CPU+"'")
+	}
+	if want := "const platforms = [" + strings.Join(list, ", ") + "];"; !strings.Contains(string(launcher), want) {
+		t.Errorf("bin/zoneline.js's platform list is not the release's: want %s", want)
 	}
 	for _, p := range Platforms {
 		var pp pkgJSON

@@ -2,7 +2,8 @@
 // zoneline's npm launcher. The binaries come in one optional dependency per platform
 // (zoneline-linux-x64, zoneline-darwin-arm64, zoneline-win32-x64, ...); npm installs only the one
 // that matches this machine, with no download at install time and no postinstall script. This
-// file finds it and runs it with the same arguments, stdio and environment.
+// file finds it and runs it with the same arguments, stdio and environment, passing on the
+// signals it gets and the child's exit status.
 //
 // Only commands a person runs go through here (zoneline install, doctor, ...): `zoneline install`
 // registers the native binary's own path in Claude Code's settings, so the status line and the
@@ -10,31 +11,48 @@
 'use strict';
 
 const path = require('path');
-const { spawnSync } = require('child_process');
+const { spawn } = require('child_process');
 
+// The platforms the release builds (internal/release/npmprep: Platforms).
+const platforms = ['linux-x64', 'linux-arm64', 'darwin-x64', 'darwin-arm64', 'win32-x64', 'win32-arm64'];
+const platform = process.platform + '-' + process.arch;
 const exe = process.platform === 'win32' ? '.exe' : '';
-const pkg = 'zoneline-' + process.platform + '-' + process.arch;
+const pkg = 'zoneline-' + platform;
+const version = require('../package.json').version;
 
 function fail(msg) {
   process.stderr.write('zoneline: ' + msg + '\n');
   process.exit(1);
 }
 
+if (!platforms.includes(platform)) {
+  fail('no binary is built for ' + platform + ' (there are ' + platforms.join(', ') + ')');
+}
 let dir;
 try {
   dir = path.dirname(require.resolve(pkg + '/package.json'));
 } catch (e) {
-  fail('no binary for ' + process.platform + '/' + process.arch + ': the optional dependency ' + pkg +
+  fail('no binary for ' + platform + ': the optional dependency ' + pkg +
     ' is not installed (npm skips optional dependencies with --omit=optional or --no-optional).\n' +
     'Reinstall with `npm i -g zoneline`, or take a release archive from the project\'s releases.');
 }
+const got = require(pkg + '/package.json').version;
+if (got !== version) {
+  fail(pkg + ' is ' + got + ' but zoneline is ' + version + ': reinstall with `npm i -g zoneline@' + version + '`');
+}
 
 const bin = path.join(dir, 'zoneline' + exe);
-const r = spawnSync(bin, process.argv.slice(2), { stdio: 'inherit', windowsHide: true });
-if (r.error) {
-  fail('cannot run ' + bin + ': ' + r.error.message);
+const child = spawn(bin, process.argv.slice(2), { stdio: 'inherit', windowsHide: true });
+const forward = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT'];
+for (const sig of forward) {
+  process.on(sig, () => { try { child.kill(sig); } catch (e) { /* gone already */ } });
 }
-if (r.signal) {
-  process.kill(process.pid, r.signal);
-}
-process.exit(r.status === null ? 1 : r.status);
+child.on('error', (e) => fail('cannot run ' + bin + ': ' + e.message));
+child.on('exit', (code, signal) => {
+  if (signal) {
+    for (const sig of forward) process.removeAllListeners(sig);
+    process.kill(process.pid, signal);
+    return;
+  }
+  process.exit(code === null ? 1 : code);
+});
