@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/zoneline/zoneline/hook"
+	"github.com/zoneline/zoneline/payload"
 )
 
 // runHook is `zoneline hook`, registered for every hook event; it reads the payload on stdin.
@@ -32,6 +33,7 @@ func runHook(e *Env, args []string) (code int) {
 	if cfgErr != nil {
 		e.State.Log("hook", "config: %s", configProblem(cfgErr))
 	}
-	c := &hook.Context{State: e.State, Config: cfg, ConfigErr: cfgErr, ClaudeDir: e.Paths.ClaudeDir, Getenv: e.Getenv, Now: e.Now, Guard: guard}
+	c := &hook.Context{State: e.State, Config: cfg, ConfigErr: cfgErr, ClaudeDir: e.Paths.ClaudeDir, Getenv: e.Getenv, Now: e.Now, Guard: guard,
+		Warn: func(h *payload.Hook) error { return e.stopWarning(cfg, h) }}
 	return hook.Run(c, data, readErr, e.Stdout)
 }

@@ -45,6 +45,10 @@ func (e *Env) checkWarning(r rendered) {
 	if r.view.Tier == statusline.TierReady {
 		step = notify.StepCompact
 	}
+	route := r.route
+	if route == "" {
+		route = "statusline"
+	}
 	res, err := notify.Check(e.State, notify.Input{
 		Step:    step,
 		Session: r.session, Known: r.warning.known, Levels: r.warning.levels, Policy: r.warning.policy,
@@ -57,9 +61,9 @@ func (e *Env) checkWarning(r rendered) {
 	})
 	switch {
 	case errors.Is(err, notify.ErrNoBus):
-		e.State.Log("statusline", "notify: %v", err)
+		e.State.Log(route, "notify: %v", err)
 	case err != nil:
-		e.State.Log("statusline", "warning: %v", err)
+		e.State.Log(route, "warning: %v", err)
 	}
 	if len(res.Created) > 0 || res.Rearmed {
 		// Built without fmt: this runs on the render that crosses a tier.
@@ -67,7 +71,7 @@ func (e *Env) checkWarning(r rendered) {
 		for i, t := range res.Created {
 			created[i] = t.String()
 		}
-		e.State.InfoLine("statusline", "warning: session "+r.session.ID+" epoch "+strconv.Itoa(res.Epoch)+
+		e.State.InfoLine(route, "warning: session "+r.session.ID+" epoch "+strconv.Itoa(res.Epoch)+
 			": created ["+strings.Join(created, " ")+"], notified \""+res.Notified.String()+"\" (spawned "+
 			strconv.FormatBool(spawned && err == nil)+"), re-armed "+strconv.FormatBool(res.Rearmed))
 	}

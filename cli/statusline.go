@@ -83,6 +83,7 @@ type rendered struct {
 	prevWindow      int64 // the registry's window before this render: a model switch re-arms
 	prevKnown       bool
 	gitRefresh      string // the worktree whose git cache entry is stale: refresh it after printing
+	route           string // who runs the warning loop, for the log: "statusline" ("") or "hook" (Stop)
 }
 
 // render decodes, models and renders. It never fails: problems become View.Problems.
@@ -115,10 +116,9 @@ func (e *Env) render(data []byte, readErr error, cfg *config.Config, cfgErr erro
 	if p.ContextWindow != nil {
 		size = int64(p.ContextWindow.Size)
 	}
-	v.Window = zones.Window(size, modelID, cfg.Window)
-	thresholds, rule := zones.Resolve(cfg.Rules(), modelID, v.Window)
-	v.Thresholds = thresholds
-	v.Compact = zones.AutoCompact(e.compactInput(cfg, v.Window, p.Dir()))
+	m := e.sessionModel(cfg, modelID, size, p.Dir()) // warnloop.go: shared with the Stop hook
+	v.Window, v.Thresholds, v.Compact = m.window, m.thresholds, m.compact
+	thresholds := m.thresholds
 
 	// Tokens: the payload's current usage, else the transcript's tail.
 	tokens, known := p.Tokens()
@@ -136,7 +136,7 @@ func (e *Env) render(data []byte, readErr error, cfg *config.Config, cfgErr erro
 		v.Tokens = tokens
 		v.Zone = zones.Classify(tokens, thresholds)
 	}
-	prep, _ := zones.Prep(cfg.Prep(rule), thresholds, v.Window, v.Compact)
+	prep := m.prep
 	warning := warningFor(cfg, v, prep, known)
 	v.Tier = warning.hint()
 	// The step the nudge names too (notify.NextStep): "⚑ /compact" only with a checkpoint fresh
@@ -171,8 +171,7 @@ func (e *Env) render(data []byte, readErr error, cfg *config.Config, cfgErr erro
 		before := *s
 		// A count that grows while catching up with a transcript seen for the first time is not
 		// a compaction: the warning loop compares only once the count had caught up.
-		r.prevCompactions, r.prevWindow = s.Compactions, s.Window
-		r.prevKnown = loadErr == nil && s.TranscriptCounted && s.Transcript == p.TranscriptPath
+		r.notePrevious(s, loadErr, p.TranscriptPath)
 		e.countCompactions(s, p.TranscriptPath)
 		v.Compactions, v.Facts.Reclaimed = s.Compactions, s.Reclaimed
 		v.Resume = e.resumeVerdict(s) // statusline_resume.go
@@ -227,7 +226,9 @@ func (e *Env) afterRender(r rendered, took time.Duration) {
 	switch e.saveAction(r) {
 	case saveRegistry:
 		r.session.Updated = e.Now().UTC() // UTC: formatting a local time would load the zone database
-		r.session.RenderMicros = took.Microseconds()
+		if took >= 0 { // a Stop hook (took < 0) keeps the last render's time
+			r.session.RenderMicros = took.Microseconds()
+		}
 		if err := e.State.SaveSession(r.session); err != nil {
 			e.State.Log("statusline", "saving session: %v", err)
 		}

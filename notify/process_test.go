@@ -298,3 +298,85 @@ func TestNoBus(t *testing.T) {
 		}
 	}
 }
+
+// TestStatuslineAndStopRace: 50 statusline renders and 50 Stop hooks released at once on one
+// session that crosses every tier (the two warning routes, racing) create exactly one marker
+// per tier and send exactly one notification.
+func TestStatuslineAndStopRace(t *testing.T) {
+	needBins(t)
+	bus := notifytest.StartBus(t)
+	rcv := bus.Receiver(t, notifytest.Answer)
+	w := newWorld(t, bus.Env())
+	tr := filepath.Join(w.dir, "transcript.jsonl")
+	line := func(tokens int) string {
+		return fmt.Sprintf(`{"type":"assistant","isSidechain":false,"message":{"id":"msg_%d","model":"claude-sonnet-4-5-20250929","usage":{"input_tokens":500,"cache_creation_input_tokens":1500,"cache_read_input_tokens":%d,"output_tokens":120}}}`+"\n", tokens, tokens-2000)
+	}
+	os.WriteFile(tr, []byte(line(60_000)), 0o600)
+	w.statusline(t, 60_000) // the session exists, as in a running session
+	os.WriteFile(tr, []byte(line(60_000)+line(150_000)), 0o600)
+
+	const n = 50
+	stop := []byte(fmt.Sprintf(`{"session_id":%q,"transcript_path":%q,"cwd":%q,"hook_event_name":"Stop","stop_hook_active":false}`, sessionID, tr, w.proj))
+	render := w.payload(150_000) // warn, prep and imminent at once
+	type proc struct {
+		cmd   *exec.Cmd
+		stdin io.WriteCloser
+		in    []byte
+		out   bytes.Buffer
+	}
+	var ps []*proc
+	for i := range 2 * n {
+		p := &proc{in: render, cmd: exec.Command(bins.zoneline, "statusline")}
+		if i%2 == 1 {
+			p.in, p.cmd = stop, exec.Command(bins.zoneline, "hook")
+		}
+		p.cmd.Env, p.cmd.Stdout = w.env, &p.out
+		var err error
+		if p.stdin, err = p.cmd.StdinPipe(); err != nil {
+			t.Fatal(err)
+		}
+		if err := p.cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		ps = append(ps, p)
+	}
+	var wg sync.WaitGroup
+	for _, p := range ps {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p.stdin.Write(p.in)
+			p.stdin.Close()
+		}()
+	}
+	wg.Wait()
+	for i, p := range ps {
+		if err := p.cmd.Wait(); err != nil {
+			t.Errorf("process %d: %v", i, err)
+		}
+		if i%2 == 1 && p.out.Len() != 0 {
+			t.Errorf("Stop hook %d printed %q", i, p.out.String())
+		}
+		if i%2 == 0 && !strings.Contains(p.out.String(), "150k") {
+			t.Errorf("render %d printed %q", i, p.out.String())
+		}
+	}
+	if got := w.markers(t); strings.Join(got, " ") != "marker-0-dumb.json marker-0-imminent.json marker-0-warn.json" {
+		t.Errorf("markers %v, want one per tier", got)
+	}
+	if s := strings.Count(w.log(), "spawned true"); s != 1 {
+		t.Errorf("%d notifier spawns, want 1:\n%s", s, w.log())
+	}
+	recs := rcv.Wait(t, 1, 10*time.Second)
+	if recs[0].Summary != "zoneline: auto-compact imminent · shop" {
+		t.Errorf("summary %q", recs[0].Summary)
+	}
+	for end := time.Now().Add(10 * time.Second); rcv.Answered() < 1 && time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+	}
+	if got := len(rcv.Records()); got != 1 {
+		t.Errorf("%d Notify calls, want exactly 1", got)
+	}
+	if l := w.log(); strings.Contains(l, "warning: zoneline") || strings.Contains(l, "panic") {
+		t.Errorf("log:\n%s", l)
+	}
+}

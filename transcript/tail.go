@@ -13,7 +13,10 @@ type Context struct {
 	Model        string // message.model of that reply; empty when FromBoundary
 	FromBoundary bool   // Tokens is the postTokens of a compaction with no reply since
 	Found        bool   // Tokens is meaningful
-	Boundary     bool   // the search reached a compact_boundary before any reply: the context was compacted and nothing has been answered since (Found is false if the boundary recorded no postTokens)
+	// Torn: the file's last line is not a whole record (a line being written, cut without its
+	// newline); it was skipped.
+	Torn     bool
+	Boundary bool // the search reached a compact_boundary before any reply: the context was compacted and nothing has been answered since (Found is false if the boundary recorded no postTokens)
 }
 
 // Tail returns the latest context size recorded in the transcript at path:
@@ -38,19 +41,26 @@ func Tail(path string, maxBytes int64) (Context, error) {
 	}
 	defer f.Close()
 	br := backReader{f: f, lo: max(0, size-maxBytes), pos: size, chunk: tailFirstChunk}
+	torn, first := false, true
 	for {
 		line, ok, err := br.prev()
 		if err != nil {
 			return Context{}, err
 		}
 		if !ok {
-			return Context{}, nil
+			return Context{Torn: torn}, nil
 		}
 		rec, ok := ParseRecord(line)
+		if first {
+			// The bytes after the last newline (none when the file ends with one): a whole
+			// record written without its newline parses; anything else is being written.
+			torn, first = len(line) > 0 && !ok, false
+		}
 		if !ok {
 			continue
 		}
 		if c, done := contextFrom(&rec); done {
+			c.Torn = torn
 			return c, nil
 		}
 	}

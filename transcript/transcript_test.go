@@ -271,7 +271,7 @@ func TestTailSynthetic(t *testing.T) {
 		{"no trailing newline, valid", assistant("m1", "opus", 1, 2, 3, 4), 0,
 			Context{Tokens: 6, Output: 4, Model: "opus", Found: true}},
 		{"half-written last line", assistant("m1", "opus", 1, 2, 3, 4) + assistant("m2", "opus", 10, 20, 30, 40)[:60], 0,
-			Context{Tokens: 6, Output: 4, Model: "opus", Found: true}},
+			Context{Tokens: 6, Output: 4, Model: "opus", Found: true, Torn: true}},
 		{"sidechain skipped", assistant("m1", "opus", 100, 0, 0, 1) + sidechain(assistant("m2", "haiku", 5, 0, 0, 1)), 0,
 			Context{Tokens: 100, Output: 1, Model: "opus", Found: true}},
 		{"sidechain boundary skipped", assistant("m1", "opus", 100, 0, 0, 1) + sidechain(boundary("auto", 9, 8)), 0,

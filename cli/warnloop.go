@@ -1,0 +1,143 @@
+package cli
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/zoneline/zoneline/config"
+	"github.com/zoneline/zoneline/internal/rawfs"
+	"github.com/zoneline/zoneline/payload"
+	"github.com/zoneline/zoneline/state"
+	"github.com/zoneline/zoneline/statusline"
+	"github.com/zoneline/zoneline/transcript"
+	"github.com/zoneline/zoneline/zones"
+)
+
+// The warning loop has two routes that run the same code: a statusline render (statusline.go)
+// and the Stop hook (stopWarning, below), which Claude Code runs after every turn whatever draws
+// the status line, or when none is drawn. Both compute the session's model with sessionModel,
+// update the registry the same way (notePrevious, countCompactions, afterRender) and call
+// checkWarning (notify.go); the markers are the same O_EXCL files, so with both routes in place
+// every tier still fires exactly once.
+
+// model is what the zones and the warning tiers of a session depend on.
+type model struct {
+	window     int64
+	thresholds zones.Thresholds
+	compact    zones.Compact
+	prep       int64 // the prep threshold in tokens
+}
+
+// sessionModel resolves the window (size: Claude Code's context_window_size, 0 unknown), the
+// thresholds, the auto-compact point and the prep threshold of a model.
+func (e *Env) sessionModel(cfg *config.Config, modelID string, size int64, projectDir string) model {
+	m := model{window: zones.Window(size, modelID, cfg.Window)}
+	var rule zones.Rule
+	m.thresholds, rule = zones.Resolve(cfg.Rules(), modelID, m.window)
+	m.compact = zones.AutoCompact(e.compactInput(cfg, m.window, projectDir))
+	m.prep, _ = zones.Prep(cfg.Prep(rule), m.thresholds, m.window, m.compact)
+	return m
+}
+
+// notePrevious records what the registry held before this run, so that the warning loop sees
+// a compaction or a model switch without reading its marker files. A count that grows while
+// catching up with a transcript seen for the first time is not a compaction: the loop compares
+// only once the count had caught up.
+func (r *rendered) notePrevious(s *state.Session, loadErr error, transcriptPath string) {
+	r.prevCompactions, r.prevWindow = s.Compactions, s.Window
+	r.prevKnown = loadErr == nil && s.TranscriptCounted && s.Transcript == transcriptPath
+}
+
+// errNoTranscript is the Stop hook's log line for a payload without transcript_path.
+var errNoTranscript = errors.New("no transcript_path in the payload: no warning check this turn")
+
+// stopWarning is the Stop hook's warning loop: the token count from the transcript's tail
+// (bounded, as the statusline's fallback), the model from the transcript and the registry,
+// then the statusline's registry update and checkWarning. It prints nothing; problems are
+// returned for the hook's log line.
+//
+// Window: the registry's, when the status line last saw this model (it has Claude Code's
+// context_window_size); else what the config's rules assume for the model (zones.Window with
+// no size: a [1m] id, the config's window, 200k). The Stop hook never overwrites a window or a
+// model name the status line recorded, and never re-arms on a window change: only the status
+// line knows the window for sure.
+func (e *Env) stopWarning(cfg *config.Config, h *payload.Hook) error {
+	if !state.ValidSessionID(h.SessionID) {
+		if h.SessionID == "" {
+			return errors.New("no session_id in the payload")
+		}
+		return errors.New("session id " + truncate(h.SessionID, 80) + " is not a UUID: no state kept")
+	}
+	if h.TranscriptPath == "" {
+		return errNoTranscript
+	}
+	c, err := transcript.Tail(h.TranscriptPath, tailBytes)
+	if err != nil {
+		if rawfs.IsNotExist(err) {
+			return errors.New("transcript " + h.TranscriptPath + " does not exist (yet)")
+		}
+		return errors.New("transcript: " + oneLine(err.Error()))
+	}
+	var problem error
+	if c.Torn {
+		problem = errors.New("transcript " + h.TranscriptPath + " ends in a half-written line; the last whole record was used")
+	}
+	s, loadErr := e.State.LoadSession(h.SessionID)
+	before := *s
+	r := rendered{route: "hook"}
+	r.notePrevious(s, loadErr, h.TranscriptPath)
+	r.prevWindow = 0 // see above: the Stop hook does not re-arm on a window it may have guessed
+	e.countCompactions(s, h.TranscriptPath)
+
+	modelID := c.Model
+	seen := s.ModelID != "" && (modelID == "" || sameModel(s.ModelID, modelID))
+	if seen {
+		modelID = s.ModelID
+	}
+	var size int64
+	if seen {
+		size = s.Window // what the status line last saw (0: never)
+	}
+	project := s.Project
+	if project == "" {
+		project = h.Cwd
+	}
+	m := e.sessionModel(cfg, modelID, size, project)
+	v := statusline.View{Window: m.window, Thresholds: m.thresholds, Compact: m.compact}
+	known := c.Found
+	if known {
+		v.Tokens = c.Tokens
+		v.Zone = zones.Classify(c.Tokens, m.thresholds)
+	}
+	r.warning = warningFor(cfg, v, m.prep, known)
+
+	if known {
+		s.Tokens, s.Zone = v.Tokens, v.Zone.String()
+	}
+	if !seen || s.Window == 0 {
+		s.Window, s.ModelID = m.window, modelID
+		if s.Model == "" || !seen {
+			s.Model = modelID
+		}
+	}
+	if s.Cwd == "" {
+		s.Cwd = h.Cwd
+	}
+	if s.Project == "" {
+		s.Project = h.Cwd
+	}
+	s.AutoCompact = m.compact.Point
+	r.session, r.saved, r.loaded, r.changed = s, before, loadErr == nil, !s.Same(before)
+	e.afterRender(r, -1)
+	if !known && problem == nil {
+		problem = errors.New("no reply with a token count in the transcript's tail yet")
+	}
+	return problem
+}
+
+// sameModel reports whether the registry's model id (the status line's, maybe with a "[1m]"
+// suffix) names the model a transcript records.
+func sameModel(registry, fromTranscript string) bool {
+	r := strings.ToLower(strings.TrimSuffix(registry, "[1m]"))
+	return r == strings.ToLower(fromTranscript) || strings.HasPrefix(r, strings.ToLower(fromTranscript)+"[")
+}

@@ -1,0 +1,184 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/zoneline/zoneline/notify"
+)
+
+const stopSession = "0f6d1c2a-7e41-4a8b-9c3d-5e6f7a8b9c0d"
+
+// assistantLine is one transcript record of a main-chain reply at tokens of context.
+func assistantLine(model string, tokens int64) string {
+	return fmt.Sprintf(`{"type":"assistant","isSidechain":false,"message":{"id":"msg_%d","model":%q,"usage":{"input_tokens":500,"cache_creation_input_tokens":1500,"cache_read_input_tokens":%d,"output_tokens":120}}}`+"\n",
+		tokens, model, tokens-2000)
+}
+
+func stopPayload(transcript string) []byte {
+	return []byte(fmt.Sprintf(`{"session_id":%q,"transcript_path":%q,"cwd":"/home/u/shop","hook_event_name":"Stop","stop_hook_active":false}`, stopSession, transcript))
+}
+
+// runStop runs one `zoneline hook` for a Stop payload on e's state and returns stdout.
+func runStop(t *testing.T, dir string, payload []byte, vars map[string]string) (string, string) {
+	t.Helper()
+	if vars == nil {
+		vars = map[string]string{}
+	}
+	vars["ZONELINE_STATE_DIR"] = filepath.Join(dir, "state")
+	vars["ZONELINE_CONFIG"] = filepath.Join(dir, "config.toml")
+	vars["CLAUDE_CONFIG_DIR"] = filepath.Join(dir, "claude")
+	e, out, _ := testEnv(t, payload, vars)
+	if code := e.Run([]string{"hook"}); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	log, _ := os.ReadFile(filepath.Join(dir, "state", "zoneline.log"))
+	return out.String(), string(log)
+}
+
+func markerNames(t *testing.T, dir string) []string {
+	t.Helper()
+	ents, _ := os.ReadDir(filepath.Join(dir, "state", "sessions", stopSession))
+	var out []string
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), "marker-") || e.Name() == "nudge-pending.json" {
+			out = append(out, e.Name())
+		}
+	}
+	return out
+}
+
+// TestStopTiers: the Stop hook alone (no status line ever ran) crosses the same tiers as a
+// render, from the transcript's tail, with the config's rules for the window; it prints nothing.
+func TestStopTiers(t *testing.T) {
+	tests := []struct {
+		name   string
+		config string
+		model  string
+		steps  []int64 // context at each successive Stop
+		want   string  // marker files after the last step
+	}{
+		{"smart", "", "claude-sonnet-4-5-20250929", []int64{20_000}, ""},
+		{"warn", "", "claude-sonnet-4-5-20250929", []int64{20_000, 90_000}, "marker-0-warn.json"},
+		{"prep", "", "claude-sonnet-4-5-20250929", []int64{20_000, 125_000}, "marker-0-dumb.json marker-0-warn.json nudge-pending.json"},
+		{"imminent", "", "claude-sonnet-4-5-20250929", []int64{150_000}, "marker-0-dumb.json marker-0-imminent.json marker-0-warn.json nudge-pending.json"},
+		// The transcript says nothing of the window: 200k is assumed for an Opus model,
+		// unless the config says 1m.
+		{"opus assumed 200k", "", "claude-opus-5-5", []int64{125_000}, "marker-0-dumb.json marker-0-warn.json nudge-pending.json"},
+		{"opus config 1m", "window = 1_000_000\n", "claude-opus-5-5", []int64{125_000}, "marker-0-warn.json"},
+		// A compaction (tokens falling below the lowest tier) re-arms: a new epoch.
+		{"re-armed", "", "claude-sonnet-4-5-20250929", []int64{90_000, 10_000, 85_000}, "marker-0-warn.json marker-1-warn.json"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if tt.config != "" {
+				os.WriteFile(filepath.Join(dir, "config.toml"), []byte(tt.config), 0o600)
+			}
+			tr := filepath.Join(dir, "t.jsonl")
+			for _, tok := range tt.steps {
+				f, _ := os.OpenFile(tr, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+				f.WriteString(assistantLine(tt.model, tok))
+				f.Close()
+				out, log := runStop(t, dir, stopPayload(tr), nil)
+				if out != "" {
+					t.Fatalf("Stop printed %q", out)
+				}
+				if strings.Contains(log, "gave up") || strings.Contains(log, "panic") {
+					t.Fatalf("log: %s", log)
+				}
+			}
+			if got := strings.Join(markerNames(t, dir), " "); got != tt.want {
+				t.Errorf("markers %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestStopUsesStatuslineWindow: what the status line last saw (a 1M window for this model)
+// is what the Stop hook assumes, and it does not overwrite it.
+func TestStopUsesStatuslineWindow(t *testing.T) {
+	dir := t.TempDir()
+	vars := map[string]string{
+		"ZONELINE_STATE_DIR": filepath.Join(dir, "state"), "ZONELINE_CONFIG": filepath.Join(dir, "config.toml"),
+		"CLAUDE_CONFIG_DIR": filepath.Join(dir, "claude"),
+	}
+	tr := filepath.Join(dir, "t.jsonl")
+	os.WriteFile(tr, []byte(assistantLine("claude-opus-5-5", 20_000)), 0o600)
+	sl := fmt.Sprintf(`{"session_id":%q,"transcript_path":%q,"cwd":"/home/u/shop","model":{"id":"claude-opus-5-5","display_name":"Opus 5.5"},`+
+		`"context_window":{"context_window_size":1000000,"current_usage":{"input_tokens":500,"output_tokens":120,"cache_creation_input_tokens":1500,"cache_read_input_tokens":18000}}}`, stopSession, tr)
+	e, _, _ := testEnv(t, []byte(sl), vars)
+	if code := e.Run([]string{"statusline"}); code != 0 {
+		t.Fatal(code)
+	}
+	os.WriteFile(tr, []byte(assistantLine("claude-opus-5-5", 125_000)), 0o600)
+	runStop(t, dir, stopPayload(tr), nil)
+	if got := strings.Join(markerNames(t, dir), " "); got != "marker-0-warn.json" {
+		t.Errorf("markers %q: the 1M window the status line saw puts 125k in warn, not dumb", got)
+	}
+	s, err := e.State.LoadSession(stopSession)
+	if err != nil || s.Window != 1_000_000 || s.Model != "Opus 5.5" || s.Tokens != 125_000 {
+		t.Errorf("registry after Stop: %+v %v", s, err)
+	}
+	_, ms, _ := notify.Markers(e.State, stopSession)
+	if len(ms) != 1 || ms[0].Window != 1_000_000 || ms[0].Model != "Opus 5.5" {
+		t.Errorf("marker: %+v", ms)
+	}
+}
+
+// TestStopBadTranscript: a Stop payload without a transcript, or with a FIFO, a directory,
+// a missing file or a half-written one: exit 0, nothing on stdout, a log line.
+func TestStopBadTranscript(t *testing.T) {
+	tests := []struct {
+		name string
+		mk   func(t *testing.T, dir string) string
+		log  string
+	}{
+		{"none", func(*testing.T, string) string { return "" }, "no transcript_path"},
+		{"missing", func(_ *testing.T, dir string) string { return filepath.Join(dir, "nope.jsonl") }, "does not exist"},
+		{"directory", func(_ *testing.T, dir string) string { return dir }, "is a directory"},
+		{"fifo", func(t *testing.T, dir string) string {
+			p := filepath.Join(dir, "fifo")
+			if err := syscall.Mkfifo(p, 0o600); err != nil {
+				t.Skip(err)
+			}
+			return p
+		}, "is a FIFO"},
+		{"half-written", func(_ *testing.T, dir string) string {
+			p := filepath.Join(dir, "t.jsonl")
+			line := assistantLine("claude-sonnet-4-5-20250929", 125_000)
+			os.WriteFile(p, []byte(assistantLine("claude-sonnet-4-5-20250929", 90_000)+line[:len(line)/2]), 0o600)
+			return p
+		}, "half-written"},
+		{"empty", func(_ *testing.T, dir string) string {
+			p := filepath.Join(dir, "t.jsonl")
+			os.WriteFile(p, nil, 0o600)
+			return p
+		}, "no reply with a token count"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			out, log := runStop(t, dir, stopPayload(tt.mk(t, dir)), nil)
+			if out != "" {
+				t.Errorf("stdout %q", out)
+			}
+			if !strings.Contains(log, "Stop: ") || !strings.Contains(log, tt.log) {
+				t.Errorf("log lacks %q:\n%s", tt.log, log)
+			}
+		})
+	}
+	// The half-written last line is skipped: the whole record before it (90k) counts.
+	dir := t.TempDir()
+	p := filepath.Join(dir, "t.jsonl")
+	line := assistantLine("claude-sonnet-4-5-20250929", 125_000)
+	os.WriteFile(p, []byte(assistantLine("claude-sonnet-4-5-20250929", 90_000)+line[:len(line)/2]), 0o600)
+	runStop(t, dir, stopPayload(p), nil)
+	if got := strings.Join(markerNames(t, dir), " "); got != "marker-0-warn.json" {
+		t.Errorf("markers %q after a half-written 125k line, want the 90k warn only", got)
+	}
+}
