@@ -226,7 +226,8 @@ func (e *Env) afterRender(r rendered, took time.Duration) {
 	switch e.saveAction(r) {
 	case saveRegistry:
 		r.session.Updated = e.Now().UTC() // UTC: formatting a local time would load the zone database
-		if took >= 0 {                    // a Stop hook (took < 0) keeps the last render's time
+		// A Stop hook (took < 0) keeps the last render's time.
+		if took >= 0 {
 			r.session.RenderMicros = took.Microseconds()
 		}
 		if err := e.State.SaveSession(r.session); err != nil {
