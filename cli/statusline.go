@@ -51,14 +51,26 @@ func runStatusline(e *Env, args []string) (code int) {
 			guard.Stop()
 		}
 	}()
+	a := parseStatuslineArgs(args) // -segments, -wrap (wrap.go)
 	data, readErr := e.readPayload(start, statuslineStdinWait)
 	cfg, cfgErr := e.loadConfigCached()
+	cfg = a.apply(cfg)
+	w := e.startWrap(cfg, data, start) // runs while zoneline renders
 	r := e.render(data, readErr, cfg, cfgErr)
+	if len(a.problems) > 0 {
+		r.view.Problems = append(r.view.Problems, a.problems...)
+		r.line = statusline.Render(r.view, r.opts)
+	}
+	var cache []byte
+	if w != nil {
+		r.line, cache = e.wrapLineFor(r, w, cfg)
+	}
 	if guard != nil && !guard.Answer() {
 		guard.Wait() // the deadline printed the fallback line and ends the process
 		return exitOK
 	}
 	e.Stdout.Write(append([]byte(r.line), '\n')) // (io.WriteString's interface assertion builds an itab on first use)
+	e.saveWrapCache(r, cache)
 	e.afterRender(r, time.Since(start))
 	if r.gitRefresh != "" {
 		e.startGitRefresh(r.gitRefresh) // after the line: the render never waits for git
@@ -71,7 +83,8 @@ type rendered struct {
 	line    string
 	p       *payload.Statusline
 	view    statusline.View
-	prep    int64 // prep threshold in tokens
+	opts    statusline.Options // how line was rendered (a -wrap layout renders again, narrower)
+	prep    int64              // prep threshold in tokens
 	session *state.Session
 	saved   state.Session // the registry as loaded (loaded: it was read)
 	loaded  bool
@@ -200,6 +213,7 @@ func (e *Env) render(data []byte, readErr error, cfg *config.Config, cfgErr erro
 	}
 	r.view = v
 	r.line = statusline.Render(v, opts)
+	r.opts = opts
 	if strings.TrimSpace(r.line) == "" {
 		// A layout with nothing to show (say only "model", before the model is known) must not
 		// blank the line: the zone instead.

@@ -22,6 +22,9 @@ lines = [["zone", "tokens"], ["model", "dir", "branch"]]
 separator = " | "
 bar_width = 7
 indent = 3
+wrap = "ccstatusline --x"
+wrap_position = "line"
+wrap_timeout = "750ms"
 [autocompact]
 point = 150_000
 enabled = false

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/zoneline/zoneline/checkpoint"
 	"github.com/zoneline/zoneline/zones"
@@ -49,7 +50,15 @@ type Statusline struct {
 	Separator string     `toml:"separator"` // "" = the glyph set's default
 	BarWidth  int        `toml:"bar_width"` // cells in the gauge
 	Indent    int        `toml:"indent"`    // columns Claude Code indents the line by
+	// Wrap is another status line command (the user's own: ccstatusline, claude-powerline, a
+	// script) run with the same stdin and environment and shown with zoneline's segments.
+	Wrap         string `toml:"wrap"`
+	WrapPosition string `toml:"wrap_position"` // where zoneline's part goes: before | after | line
+	WrapTimeout  string `toml:"wrap_timeout"`  // the wrapped command's deadline (a Go duration)
 }
+
+// DefaultWrapTimeout is the wrapped status line command's deadline when wrap_timeout is unset.
+const DefaultWrapTimeout = 2 * time.Second
 
 // AutoCompact overrides the computed auto-compact point.
 type AutoCompact struct {
@@ -165,6 +174,9 @@ func Default() *Config {
 			Separator: "",
 			BarWidth:  10,
 			Indent:    2,
+
+			WrapPosition: "before",
+			WrapTimeout:  "2s",
 		},
 		Warning: Warning{
 			Prep:             "dumb",

@@ -61,6 +61,9 @@ var schema = []field{
 	{key: "statusline.separator", want: "a string", ptr: func(c *Config, _ *Model) any { return &c.Statusline.Separator }},
 	{key: "statusline.bar_width", want: "an integer from 1 to 100", ptr: func(c *Config, _ *Model) any { return &c.Statusline.BarWidth }, lo: 1, hi: 100},
 	{key: "statusline.indent", want: "an integer from 0 to 20", ptr: func(c *Config, _ *Model) any { return &c.Statusline.Indent }, hi: 20},
+	{key: "statusline.wrap", want: "a command line (\"\" = none)", ptr: func(c *Config, _ *Model) any { return &c.Statusline.Wrap }},
+	{key: "statusline.wrap_position", want: "one of before, after, line", ptr: func(c *Config, _ *Model) any { return &c.Statusline.WrapPosition }, check: checkWrapPosition},
+	{key: "statusline.wrap_timeout", want: `a duration such as "2s" or "500ms"`, ptr: func(c *Config, _ *Model) any { return &c.Statusline.WrapTimeout }, check: checkDuration},
 
 	{key: "autocompact.point", want: "a token count (0 = computed)", ptr: func(c *Config, _ *Model) any { return &c.AutoCompact.Point }, hi: noLimit},
 	{key: "autocompact.enabled", want: wantBool, ptr: func(c *Config, _ *Model) any { return &c.AutoCompact.Enabled }},
@@ -138,6 +141,8 @@ func checkColor(v any) string   { return checkOneOf(v, colors) }
 func checkGlyphs(v any) string  { return checkOneOf(v, glyphSet) }
 func checkUrgency(v any) string { return checkOneOf(v, urgency) }
 func checkWindow(v any) string  { return checkOneOf(v, windows) }
+
+func checkWrapPosition(v any) string { return checkOneOf(v, []string{"before", "after", "line"}) }
 
 func checkTiers(v any) string {
 	for _, s := range v.([]string) {

@@ -1,0 +1,327 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/zoneline/zoneline/config"
+	"github.com/zoneline/zoneline/state"
+	"github.com/zoneline/zoneline/statusline"
+)
+
+// zoneline statusline [-segments a,b,c] [-wrap CMD]: flags parsed by hand (the statusline must
+// never fail on its command line, and the flag package's FlagSet costs a render allocations
+// and an error path that prints usage). A problem becomes a ⚠ segment.
+type statuslineArgs struct {
+	segments []string // -segments: just these, in this order (nil: the config's lines)
+	wrap     string   // -wrap: the user's own status line command
+	problems []string
+}
+
+func parseStatuslineArgs(args []string) statuslineArgs {
+	var a statuslineArgs
+	for i := 0; i < len(args); i++ {
+		name, val, hasVal := strings.Cut(strings.TrimLeft(args[i], "-"), "=")
+		if !strings.HasPrefix(args[i], "-") || (name != "segments" && name != "wrap") {
+			a.problems = append(a.problems, "unknown argument "+strconv.Quote(truncate(args[i], 30)))
+			continue
+		}
+		if !hasVal {
+			if i+1 == len(args) {
+				a.problems = append(a.problems, "-"+name+" needs a value")
+				continue
+			}
+			i++
+			val = args[i]
+		}
+		switch name {
+		case "segments":
+			a.segments = []string{}
+			for _, s := range strings.Split(val, ",") {
+				if s = strings.TrimSpace(s); s != "" {
+					a.segments = append(a.segments, s)
+				}
+			}
+		case "wrap":
+			a.wrap = val
+		}
+	}
+	return a
+}
+
+// apply returns cfg with the command line's choices: the -segments layout (unknown names
+// become problems), the -wrap command over [statusline] wrap.
+func (a *statuslineArgs) apply(cfg *config.Config) *config.Config {
+	if a.segments == nil && a.wrap == "" {
+		return cfg
+	}
+	c := *cfg
+	if a.segments != nil {
+		var known []string
+		for _, s := range a.segments {
+			if isSegment(s) {
+				known = append(known, s)
+			} else {
+				a.problems = append(a.problems, "unknown segment "+strconv.Quote(truncate(s, 30)))
+			}
+		}
+		if len(a.segments) == 0 {
+			a.problems = append(a.problems, "-segments: no segment names")
+		}
+		if len(known) == 0 {
+			known = []string{"zone"} // never blank: the zone, beside the ⚠
+		}
+		c.Statusline.Lines = [][]string{known}
+	}
+	if a.wrap != "" {
+		c.Statusline.Wrap = a.wrap
+	}
+	return &c
+}
+
+func isSegment(name string) bool {
+	for _, s := range config.Segments {
+		if s == name {
+			return true
+		}
+	}
+	return false
+}
+
+// Bounds of a wrapped status line command.
+const (
+	wrapLimit     = 64 << 10 // bytes of its output read; the rest is cut and the command killed
+	wrapMaxLines  = 8        // lines of its output shown
+	wrapCacheName = "wrapped-last.txt"
+	wrapGrace     = 100 * time.Millisecond // after the deadline, for the kill to close its output
+	wrapReserve   = 250 * time.Millisecond // of the status line's deadline, kept for zoneline's part
+)
+
+// wrapResult is what a wrapped command gave.
+type wrapResult struct {
+	out []byte
+	err error // it failed: exit status, signal, could not start
+	cut bool  // its output went past wrapLimit
+}
+
+// errKilled: the deadline ended the wrapped command.
+var errKilled = errors.New("killed")
+
+type exitError int
+
+func (e exitError) Error() string { return "exit " + strconv.Itoa(int(e)) }
+
+// wrapped is one run of the user's status line command beside zoneline's render.
+type wrapped struct {
+	done     <-chan wrapResult
+	deadline time.Time
+}
+
+// startWrap starts cfg's wrapped command (nil when there is none): before the render, so the
+// two run at once.
+// Its deadline is wrap_timeout, within what is left of the status line's own deadline
+// (statuslineDeadline, from the process's start) less wrapReserve for zoneline's part.
+func (e *Env) startWrap(cfg *config.Config, stdin []byte, start time.Time) *wrapped {
+	if cfg.Statusline.Wrap == "" {
+		return nil
+	}
+	d, err := time.ParseDuration(cfg.Statusline.WrapTimeout)
+	if err != nil || d <= 0 {
+		d = config.DefaultWrapTimeout
+	}
+	d = min(d, statuslineDeadline-time.Since(start)-wrapReserve-wrapGrace)
+	if d <= 0 {
+		done := make(chan wrapResult, 1)
+		done <- wrapResult{err: errKilled}
+		return &wrapped{done: done}
+	}
+	return &wrapped{done: startWrapped(cfg.Statusline.Wrap, stdin, wrapLimit, d), deadline: time.Now().Add(d + wrapGrace)}
+}
+
+// wait returns the command's lines, cleaned for the terminal (escape sequences kept whole), and
+// a short problem when it failed, hung, printed nothing or too much ("" when fine).
+func (w *wrapped) wait() (lines []string, problem string) {
+	var res wrapResult
+	t := time.NewTimer(time.Until(w.deadline))
+	select {
+	case res = <-w.done:
+		t.Stop()
+	case <-t.C:
+		return nil, "timed out"
+	}
+	if res.err == errKilled {
+		return nil, "timed out" // the deadline killed it
+	}
+	var ee exitError
+	switch {
+	case errors.As(res.err, &ee) && ee == 127:
+		return nil, "command not found (exit 127)"
+	case errors.As(res.err, &ee) && ee == 126:
+		return nil, "not executable (exit 126)"
+	case res.err != nil:
+		return nil, shortErr(res.err)
+	case binary(res.out):
+		return nil, "binary output"
+	}
+	lines = splitOutput(res.out)
+	switch {
+	case len(lines) == 0 && res.cut:
+		return nil, "output too large"
+	case len(lines) == 0:
+		return nil, "printed nothing"
+	case res.cut:
+		return lines, "output cut at " + strconv.Itoa(wrapLimit>>10) + " KiB"
+	}
+	return lines, ""
+}
+
+// binary reports whether out is not text: a NUL byte, or more than one byte in eight not
+// valid UTF-8.
+func binary(out []byte) bool {
+	if bytes.IndexByte(out, 0) >= 0 {
+		return true
+	}
+	bad := 0
+	for i := 0; i < len(out); {
+		r, size := utf8.DecodeRune(out[i:])
+		if r == utf8.RuneError && size == 1 {
+			bad++
+		}
+		i += size
+	}
+	return bad*8 > len(out)
+}
+
+// splitOutput is Claude Code's reading of a status line's stdout (trimmed, split on newlines,
+// blank lines dropped), each line made safe (statusline.Passthrough), at most wrapMaxLines.
+func splitOutput(out []byte) []string {
+	var lines []string
+	for _, l := range bytes.Split(bytes.TrimSpace(out), []byte{'\n'}) {
+		s := strings.TrimSpace(statusline.Passthrough(string(l)))
+		if statusline.Width(s, false) == 0 {
+			continue
+		}
+		lines = append(lines, s)
+		if len(lines) == wrapMaxLines {
+			break
+		}
+	}
+	return lines
+}
+
+// Positions of zoneline's part beside a wrapped command's output ([statusline] wrap_position).
+const (
+	wrapBefore = "before" // on the first row, before its first line
+	wrapAfter  = "after"  // on the first row, after its first line
+	wrapLine   = "line"   // on rows of its own, above its lines
+)
+
+// wrapSeparator is between zoneline's part and the wrapped command's on one row.
+func wrapSeparator(glyphs string) string {
+	if glyphs == "ascii" {
+		return " | "
+	}
+	return " │ "
+}
+
+// composeWrap lays out zoneline's part beside the wrapped command's lines, every row fitted to
+// width (0: no limit): on a shared row the wrapped line gets what zoneline's part leaves, at
+// least half the row, and zoneline's part is rendered again narrower if it must make room.
+// Escape sequences of the wrapped output are never split (statusline.Fit).
+func composeWrap(r rendered, theirs []string, position string, width int) string {
+	fit := func(s string, w int) string {
+		if width <= 0 {
+			return s
+		}
+		return statusline.Fit(s, w, "…", r.opts.EastAsian)
+	}
+	if len(theirs) == 0 {
+		return r.line
+	}
+	var rows []string
+	if position == wrapLine {
+		rows = append(rows, r.line)
+		for _, l := range theirs {
+			rows = append(rows, fit(l, width))
+		}
+		return strings.Join(rows, "\n")
+	}
+	sep := wrapSeparator(r.opts.Glyphs)
+	ours := r.line
+	first, rest, _ := strings.Cut(ours, "\n")
+	if width > 0 {
+		theirW := statusline.Width(theirs[0], r.opts.EastAsian)
+		room := width - len([]rune(sep)) - min(theirW, width/2)
+		if statusline.Width(first, r.opts.EastAsian) > room {
+			o := r.opts
+			o.Width = max(room, 1)
+			first, rest, _ = strings.Cut(statusline.Render(r.view, o), "\n")
+		}
+	}
+	left := width - statusline.Width(first, r.opts.EastAsian) - len([]rune(sep))
+	them := fit(theirs[0], left)
+	if position == wrapAfter {
+		rows = append(rows, them+sep+first)
+	} else {
+		rows = append(rows, first+sep+them)
+	}
+	if rest != "" {
+		rows = append(rows, rest)
+	}
+	for _, l := range theirs[1:] {
+		rows = append(rows, fit(l, width))
+	}
+	return strings.Join(rows, "\n")
+}
+
+// staleMark starts each line of a wrapped command's last good output shown when the command
+// failed this time.
+const staleMark = "(stale) "
+
+// wrapLineFor finishes a render with its wrapped command: the command's output beside
+// zoneline's part, or, when it failed, a ⚠ segment and its last good output (per session,
+// written atomically) marked stale. It returns the rows to print and the output to cache (nil:
+// leave the cache alone).
+func (e *Env) wrapLineFor(r rendered, w *wrapped, cfg *config.Config) (line string, cache []byte) {
+	theirs, problem := w.wait()
+	cachePath := ""
+	if r.session != nil {
+		cachePath, _ = e.State.SessionFile(r.session.ID, wrapCacheName)
+	}
+	if problem != "" {
+		e.State.Log("statusline", "wrapped status line %q: %s", truncate(cfg.Statusline.Wrap, 80), problem)
+		r.view.Problems = append(r.view.Problems, "wrapped: "+problem)
+		r.line = statusline.Render(r.view, r.opts)
+	}
+	if theirs == nil && cachePath != "" {
+		if b, err := state.ReadFile(cachePath, 2*wrapLimit); err == nil {
+			for _, l := range splitOutput(b) {
+				theirs = append(theirs, staleMark+l)
+			}
+		}
+	} else if theirs != nil && cachePath != "" {
+		cache = []byte(strings.Join(theirs, "\n") + "\n")
+		if old, err := state.ReadFile(cachePath, 2*wrapLimit); err == nil && bytes.Equal(old, cache) {
+			cache = nil
+		}
+	}
+	return composeWrap(r, theirs, cfg.Statusline.WrapPosition, r.opts.Width), cache
+}
+
+// saveWrapCache keeps the wrapped command's last good output for a failed run to show.
+func (e *Env) saveWrapCache(r rendered, cache []byte) {
+	if cache == nil || r.session == nil {
+		return
+	}
+	path, err := e.State.SessionFile(r.session.ID, wrapCacheName)
+	if err == nil {
+		err = state.Replace(path, cache)
+	}
+	if err != nil {
+		e.State.Log("statusline", "saving the wrapped status line's output: %v", err)
+	}
+}

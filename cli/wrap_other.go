@@ -1,0 +1,62 @@
+//go:build !unix
+
+package cli
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"time"
+)
+
+// startWrapped starts the user's status line command as Claude Code does on Windows: through
+// Git Bash (bash -c CMD) when it is on PATH, else cmd /C; with zoneline's environment and the
+// payload on stdin. The result comes on the returned channel.
+func startWrapped(command string, stdin []byte, limit int, deadline time.Duration) <-chan wrapResult {
+	done := make(chan wrapResult, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), deadline)
+		defer cancel()
+		var cmd *exec.Cmd
+		if bash, err := exec.LookPath("bash"); err == nil {
+			cmd = exec.CommandContext(ctx, bash, "-c", command)
+		} else {
+			cmd = exec.CommandContext(ctx, "cmd", "/C", command)
+		}
+		cmd.Env = os.Environ()
+		cmd.Stdin = bytes.NewReader(stdin)
+		lw := &limitWriter{limit: limit}
+		cmd.Stdout = lw
+		err := cmd.Run()
+		res := wrapResult{out: lw.b, cut: lw.cut}
+		var ee *exec.ExitError
+		switch {
+		case ctx.Err() != nil:
+			res.err = errKilled
+		case errors.As(err, &ee) && !lw.cut:
+			res.err = exitError(ee.ExitCode())
+		case err != nil && !lw.cut:
+			res.err = err
+		}
+		done <- res
+	}()
+	return done
+}
+
+type limitWriter struct {
+	b     []byte
+	limit int
+	cut   bool
+}
+
+func (w *limitWriter) Write(p []byte) (int, error) {
+	if room := w.limit - len(w.b); len(p) > room {
+		w.b = append(w.b, p[:max(room, 0)]...)
+		w.cut = true
+		return 0, errors.New("output limit")
+	}
+	w.b = append(w.b, p...)
+	return len(p), nil
+}

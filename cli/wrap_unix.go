@@ -1,0 +1,123 @@
+//go:build unix
+
+package cli
+
+import (
+	"errors"
+	"os"
+	"syscall"
+	"time"
+)
+
+// startWrapped starts the user's own status line command as Claude Code starts it: `/bin/sh
+// -c CMD` (Node's spawn with shell: true), in the current directory (the session's cwd), with
+// zoneline's environment, in its own process group (detached), stdin fed with the payload's
+// bytes. It forks through the syscall package (os/exec first forks a throwaway child to probe
+// pidfd support, and its pipes start the runtime's network poller). The result comes on the
+// returned channel; a deadline, output past limit, or a failure ends the process group.
+func startWrapped(command string, stdin []byte, limit int, deadline time.Duration) <-chan wrapResult {
+	done := make(chan wrapResult, 1)
+	fail := func(err error) <-chan wrapResult {
+		done <- wrapResult{err: err}
+		return done
+	}
+	var in, out [2]int
+	syscall.ForkLock.RLock()
+	err := syscall.Pipe(in[:])
+	if err == nil {
+		if err = syscall.Pipe(out[:]); err != nil {
+			syscall.Close(in[0])
+			syscall.Close(in[1])
+		}
+	}
+	if err == nil {
+		for _, fd := range [...]int{in[0], in[1], out[0], out[1]} {
+			syscall.CloseOnExec(fd)
+		}
+	}
+	syscall.ForkLock.RUnlock()
+	if err != nil {
+		return fail(err)
+	}
+	null, err := syscall.Open(os.DevNull, syscall.O_RDWR|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		for _, fd := range [...]int{in[0], in[1], out[0], out[1]} {
+			syscall.Close(fd)
+		}
+		return fail(err)
+	}
+	pid, err := syscall.ForkExec("/bin/sh", []string{"sh", "-c", command}, &syscall.ProcAttr{
+		Env:   syscall.Environ(),
+		Files: []uintptr{uintptr(in[0]), uintptr(out[1]), uintptr(null)},
+		Sys:   &syscall.SysProcAttr{Setpgid: true},
+	})
+	syscall.Close(in[0])
+	syscall.Close(out[1])
+	syscall.Close(null)
+	if err != nil {
+		syscall.Close(in[1])
+		syscall.Close(out[0])
+		return fail(err)
+	}
+	kill := func() { syscall.Kill(-pid, syscall.SIGKILL) }
+	go func() {
+		// A command that does not read its stdin gets EPIPE here, not a signal (not fd 1 or 2).
+		for b := stdin; len(b) > 0; {
+			n, err := syscall.Write(in[1], b)
+			if err != nil && err != syscall.EINTR {
+				break
+			}
+			if n > 0 {
+				b = b[n:]
+			}
+		}
+		syscall.Close(in[1])
+	}()
+	go func() {
+		var res wrapResult
+		buf := make([]byte, 0, 4096)
+		for {
+			if len(buf) == cap(buf) {
+				buf = append(buf, 0)[:len(buf)]
+			}
+			n, err := syscall.Read(out[0], buf[len(buf):min(cap(buf), limit+1)])
+			if err == syscall.EINTR {
+				continue
+			}
+			if n <= 0 {
+				break
+			}
+			buf = buf[:len(buf)+n]
+			if len(buf) > limit {
+				res.cut = true
+				buf = buf[:limit]
+				kill()
+				break
+			}
+		}
+		syscall.Close(out[0])
+		res.out = buf
+		var ws syscall.WaitStatus
+		for {
+			_, err := syscall.Wait4(pid, &ws, 0, nil)
+			if err != syscall.EINTR {
+				break
+			}
+		}
+		switch {
+		case res.cut:
+		case ws.Signaled() && ws.Signal() == syscall.SIGKILL:
+			res.err = errKilled
+		case ws.Signaled():
+			res.err = errors.New("killed by " + ws.Signal().String())
+		case ws.ExitStatus() != 0:
+			res.err = exitError(ws.ExitStatus())
+		}
+		done <- res
+	}()
+	go func() {
+		time.Sleep(deadline)
+		kill() // after the result, the group is gone: a stray kill finds no process
+	}()
+	return done
+}
