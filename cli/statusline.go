@@ -83,8 +83,7 @@ type rendered struct {
 	line    string
 	p       *payload.Statusline
 	view    statusline.View
-	opts    statusline.Options // how line was rendered (a -wrap layout renders again, narrower)
-	prep    int64              // prep threshold in tokens
+	prep    int64 // prep threshold in tokens
 	session *state.Session
 	saved   state.Session // the registry as loaded (loaded: it was read)
 	loaded  bool
@@ -95,8 +94,9 @@ type rendered struct {
 	prevCompactions int
 	prevWindow      int64 // the registry's window before this render: a model switch re-arms
 	prevKnown       bool
-	gitRefresh      string // the worktree whose git cache entry is stale: refresh it after printing
-	route           string // who runs the warning loop, for the log: "statusline" ("") or "hook" (Stop)
+	gitRefresh      string             // the worktree whose git cache entry is stale: refresh it after printing
+	opts            statusline.Options // how line was rendered (a -wrap layout renders again, narrower)
+	route           string             // who runs the warning loop, for the log: "statusline" ("") or "hook" (Stop)
 }
 
 // render decodes, models and renders. It never fails: problems become View.Problems.
