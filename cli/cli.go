@@ -71,7 +71,7 @@ var commands = []*Command{
 	{Name: "config", Short: "config init | check | show | path", Run: runConfig},
 	{Name: "hook", Short: "the hook command for every Claude Code hook event (payload on stdin)", Run: runHook, AnyPaths: true},
 	{Name: "checkpoint", Short: "checkpoint path | show | verify | reconcile | template (the /compact-prep checkpoint)", Run: runCheckpoint},
-	{Name: "install", Short: "register zoneline in Claude Code's settings.json, install the skills (-project, -force, -dry-run)", Run: runInstall},
+	{Name: "install", Short: "register zoneline in Claude Code's settings.json, install the skills (-project, -wrap, -force, -dry-run)", Run: runInstall},
 	{Name: "uninstall", Short: "take out exactly what install added (-project, -purge, -dry-run)", Run: runUninstall},
 	{Name: "tune", Short: "suggest per-model thresholds from your transcripts (-json, -svg FILE, -write)", Run: runTune, AnyPaths: true},
 	{Name: "doctor", Short: "check that everything works and say what to fix (-notify sends a test)", Run: runDoctor, AnyPaths: true},

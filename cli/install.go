@@ -18,6 +18,7 @@ import (
 type installOptions struct {
 	project bool   // .claude/settings.json of the current repository instead of the user's
 	force   bool   // install: replace a foreign statusLine, overwrite edited skill files
+	wrap    bool   // install: a foreign statusLine becomes zoneline wrapping its command
 	dryRun  bool   // print the diff, change nothing
 	purge   bool   // uninstall: remove config and state too
 	bin     string // install: the zoneline Claude Code is to run; "" means this binary
@@ -25,11 +26,12 @@ type installOptions struct {
 }
 
 func runInstall(e *Env, args []string) int {
-	fs := e.flags("install", "[-project] [-force] [-dry-run] [-bin PATH]")
+	fs := e.flags("install", "[-project] [-wrap] [-force] [-dry-run] [-bin PATH]")
 	var o installOptions
 	fs.StringVar(&o.bin, "bin", "", "the absolute path of the zoneline binary Claude Code and the skills are to run (default: this binary; install.sh's dry run names the one it would install)")
 	fs.BoolVar(&o.project, "project", false, "register in .claude/settings.json of the current repository instead of "+filepath.Join(e.Paths.ClaudeDir, "settings.json"))
 	fs.BoolVar(&o.force, "force", false, "replace another statusLine (uninstall puts it back) and overwrite edited skill files")
+	fs.BoolVar(&o.wrap, "wrap", false, "keep another statusLine by running it inside zoneline's (zoneline statusline -wrap 'THEIR COMMAND'); uninstall puts it back")
 	fs.BoolVar(&o.dryRun, "dry-run", false, "print the diff that would be applied and change nothing")
 	fs.BoolVar(&o.mod, "mod", false, "also install the Claude Code mod (a zone row above the prompt, the keep-list on every compaction)")
 	if code, ok := parse(fs, args); !ok {
@@ -150,7 +152,7 @@ func (e *Env) install(o installOptions, uninstall bool) int {
 	opts := install.Options{
 		Settings: settings, ClaudeDir: claudeDir, Bin: bin, GOOS: runtime.GOOS,
 		Skills: skills.FS, Config: e.Paths.Config, StateDir: e.Paths.StateDir,
-		Force: o.force, DryRun: o.dryRun, Purge: o.purge, Now: e.Now,
+		Force: o.force, Wrap: o.wrap, DryRun: o.dryRun, Purge: o.purge, Now: e.Now,
 	}
 	verb := "install"
 	run := install.Install

@@ -119,9 +119,14 @@ func Settings(path, self string) []Result {
 	case sl == nil:
 		slRes.Status, slRes.Detail, slRes.Fix = Fail, "not set in "+path, "run: zoneline install (or zoneline doctor -project for a -project install)"
 	case !install.IsOurs(cmd, install.SubStatusline):
-		slRes.Status, slRes.Detail, slRes.Fix = Fail, "another status line is set: "+cmd, "run: zoneline install --force (uninstall puts the old one back)"
+		// Another tool's status line: zoneline's warnings can still run from the Stop hook
+		// (Warnings, below, says whether they do).
+		slRes.Status, slRes.Detail, slRes.Fix = Warn, "another status line is set: "+cmd, "to show zoneline's zone in it: zoneline install -wrap (uninstall puts it back)"
 	default:
 		slRes = entryResult("statusLine", cmd, self)
+		if w := install.Wrapped(cmd); w != "" {
+			slRes.Detail = "zoneline wrapping " + w + " (" + cmd + ")"
+		}
 	}
 	out = append(out, slRes)
 
@@ -145,7 +150,7 @@ func Settings(path, self string) []Result {
 			out = append(out, Result{Name: name, Status: Fail, Detail: "not registered in " + path, Fix: "run: zoneline install (or zoneline doctor -project for a -project install)"})
 		}
 	}
-	return out
+	return append(out, Warnings(out))
 }
 
 // entryResult checks that an entry's command runs an existing zoneline, ideally self.

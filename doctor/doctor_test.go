@@ -2,6 +2,7 @@ package doctor
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -24,6 +25,32 @@ func exe(t *testing.T, dir, name string) string {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// foreign, wrapping and noStop edit an installed settings file: another status line, ours
+// wrapping another, no Stop hook.
+func foreign(settings string) string {
+	var m map[string]any
+	json.Unmarshal([]byte(settings), &m)
+	m["statusLine"] = map[string]any{"type": "command", "command": "npx -y ccstatusline@latest"}
+	b, _ := json.Marshal(m)
+	return string(b)
+}
+
+func wrapping(settings, self string) string {
+	var m map[string]any
+	json.Unmarshal([]byte(settings), &m)
+	m["statusLine"] = map[string]any{"type": "command", "command": install.WrapCommand(self, "npx -y ccstatusline@latest", "linux")}
+	b, _ := json.Marshal(m)
+	return string(b)
+}
+
+func noStop(settings string) string {
+	var m map[string]any
+	json.Unmarshal([]byte(settings), &m)
+	delete(m["hooks"].(map[string]any), "Stop")
+	b, _ := json.Marshal(m)
+	return string(b)
 }
 
 func TestSettings(t *testing.T) {
@@ -50,7 +77,12 @@ func TestSettings(t *testing.T) {
 		{"installed", installed(self), map[string]Status{"statusLine": OK, "hook UserPromptSubmit": OK, "hook SessionStart": OK}},
 		{"another binary", installed(other), map[string]Status{"statusLine": Warn, "hook PreCompact": Warn}},
 		{"gone binary", installed(filepath.Join(dir, "gone/zoneline")), map[string]Status{"statusLine": Fail, "hook PostCompact": Fail}},
-		{"foreign statusLine", `{"statusLine": {"type": "command", "command": "ccstatus"}}`, map[string]Status{"statusLine": Fail}},
+		{"foreign statusLine", `{"statusLine": {"type": "command", "command": "ccstatus"}}`, map[string]Status{"statusLine": Warn, "warnings": Fail}},
+		{"foreign statusLine, our hooks", foreign(installed(self)), map[string]Status{"statusLine": Warn, "hook Stop": OK, "warnings": OK}},
+		{"wrapping", wrapping(installed(self), self), map[string]Status{"statusLine": OK, "warnings": OK}},
+		{"no Stop hook", noStop(installed(self)), map[string]Status{"statusLine": OK, "hook Stop": Fail, "warnings": OK}},
+		{"foreign, no Stop hook", foreign(noStop(installed(self))), map[string]Status{"warnings": Fail}},
+		{"installed warnings", installed(self), map[string]Status{"warnings": OK}},
 		{"plugin hooks", `{"statusLine": {"type": "command", "command": "` + self + ` statusline"}, "enabledPlugins": {"zoneline@zoneline": true}}`,
 			map[string]Status{"statusLine": OK, "hook PreCompact": OK}},
 		{"hooks disabled", `{"disableAllHooks": true}`, map[string]Status{"settings": Fail}},

@@ -63,7 +63,7 @@ var Hooks = []HookEntry{
 	{"PreCompact", ""},
 	{"PostCompact", ""},
 	{"SessionStart", "compact"},
-	{"Stop", ""}, // background_tasks and session_crons; the resume check after a restore
+	{"Stop", ""}, // background_tasks and session_crons; the resume check; the warning loop, whatever draws the status line
 }
 
 // Actions a Change reports.
@@ -97,6 +97,7 @@ type Options struct {
 	Config    string // zoneline's config file, written from the template when missing; "" skips
 	StateDir  string // zoneline's state dir (uninstall --purge)
 	Force     bool   // replace a foreign statusLine, overwrite modified skill files
+	Wrap      bool   // a foreign statusLine: rewrite it to zoneline wrapping its command (wrap.go)
 	DryRun    bool   // change nothing; Result.Diff says what would change
 	Purge     bool   // uninstall: remove the config and state too
 	Now       func() time.Time
@@ -198,9 +199,12 @@ func IsOurs(command, sub string) bool {
 	}
 	// Only flags may follow: "zoneline statusline | head -1 && other" is the user's own
 	// composite command, not ours to replace or remove.
-	for _, x := range w[2:] {
-		if !strings.HasPrefix(x, "-") {
+	for i := 2; i < len(w); i++ {
+		if !strings.HasPrefix(w[i], "-") {
 			return false
+		}
+		if flag := strings.TrimLeft(w[i], "-"); flag == "wrap" || flag == "segments" {
+			i++ // its value: `zoneline statusline -wrap 'their command'`
 		}
 	}
 	base := w[0][strings.LastIndexAny(w[0], `/\`)+1:]
@@ -411,6 +415,8 @@ func install(o Options) (*Result, error) {
 		root.Set("statusLine", want)
 		created("statusLine")
 		res.add("statusLine", Added, "%s", want.Get("command").Str)
+	case IsOurs(cur.Get("command").Text(), SubStatusline) && Wrapped(cur.Get("command").Text()) != "":
+		res.add("statusLine", Present, "%s", cur.Get("command").Text()) // ours, wrapping theirs
 	case IsOurs(cur.Get("command").Text(), SubStatusline):
 		if c := cur.Get("command"); c.Text() == want.Get("command").Str {
 			res.add("statusLine", Present, "%s", c.Str)
@@ -418,8 +424,12 @@ func install(o Options) (*Result, error) {
 			cur.Set("command", want.Get("command"))
 			res.add("statusLine", Updated, "was %s", c.Text())
 		}
+	case o.Wrap:
+		if err := wrapStatusLine(cur, o, rec, res); err != nil {
+			return nil, doc.ErrorAt(cur, err.Error())
+		}
 	case !o.Force:
-		res.add("statusLine", Skipped, "someone else's status line is set (%s); `zoneline install --force` replaces it and uninstall puts it back", describe(cur))
+		res.add("statusLine", Kept, "another status line (%s); warnings run from the Stop hook; zoneline install -wrap shows zoneline's zone in it", describe(cur))
 	default:
 		rec.ReplacedStatus = cur.Raw()
 		root.Set("statusLine", want)

@@ -74,6 +74,7 @@ func TestCorpus(t *testing.T) {
 			dir := t.TempDir()
 			o := testOptions(dir)
 			o.Force = strings.Contains(name, "-force")
+			o.Wrap = strings.Contains(name, "-wrap")
 			var orig []byte
 			exists := name != "absent"
 			if exists {
@@ -163,7 +164,7 @@ func TestCorpus(t *testing.T) {
 			}
 			plugin := strings.Contains(name, "plugin")
 			for _, c := range r2.Changes {
-				if c.Action != Present && !(c.Action == Skipped && (c.Item == "statusLine" || plugin)) {
+				if c.Action != Present && !(c.Item == "statusLine" && c.Action == Kept) && !(c.Action == Skipped && (c.Item == "statusLine" || plugin)) {
 					t.Errorf("second install: %s %s, want %q", c.Item, c.Action, Present)
 				}
 			}
@@ -218,7 +219,11 @@ func checkInstalled(t *testing.T, data []byte, name string) {
 		t.Fatalf("installed file is not JSON: %v\n%s", err, data)
 	}
 	foreign := name == "foreign-statusline.json"
-	if got := s.StatusLine["command"]; !foreign && got != testBin+" statusline" {
+	want := testBin + " statusline"
+	if strings.Contains(name, "-wrap") {
+		want = WrapCommand(testBin, `npx -y ccstatusline@latest --it's "quoted"`, "linux")
+	}
+	if got := s.StatusLine["command"]; !foreign && got != want {
 		t.Errorf("statusLine command = %v", got)
 	}
 	for _, h := range Hooks {
