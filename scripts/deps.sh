@@ -32,3 +32,12 @@ if [ -z "${CC_E2E_CLAUDE:-}" ] && ! ls "$prefix"/node_modules/@anthropic-ai/clau
   mkdir -p "$prefix"
   npm install --no-audit --no-fund --loglevel=error --prefix "$prefix" "@anthropic-ai/claude-code@$version" >&2
 fi
+# ccstatusline (pinned), the peer status line the end-to-end tests wrap and run beside zoneline
+# (e2e/peer_test.go): into its own cache prefix, never globally.
+ccs_version=${CCSTATUSLINE_VERSION:-2.2.30}
+ccs_prefix=${CC_E2E_CACHE:-$HOME/.cache/cc-e2e}/ccstatusline-$ccs_version
+if [ ! -f "$ccs_prefix/node_modules/ccstatusline/dist/ccstatusline.js" ]; then
+  echo "deps: npm install ccstatusline@$ccs_version into $ccs_prefix" >&2
+  mkdir -p "$ccs_prefix"
+  npm install --no-audit --no-fund --loglevel=error --prefix "$ccs_prefix" "ccstatusline@$ccs_version" >&2
+fi
