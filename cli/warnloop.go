@@ -3,6 +3,8 @@ package cli
 import (
 	"errors"
 	"strings"
+	"time"
+	"unicode/utf8"
 
 	"github.com/zoneline/zoneline/config"
 	"github.com/zoneline/zoneline/internal/rawfs"
@@ -71,7 +73,14 @@ func (e *Env) stopWarning(cfg *config.Config, h *payload.Hook) error {
 	if h.TranscriptPath == "" {
 		return errNoTranscript
 	}
-	c, err := transcript.Tail(h.TranscriptPath, tailBytes)
+	// Claude Code writes the transcript behind its hooks: the turn's reply may reach the file
+	// after Stop started. The payload's last_assistant_message says which reply to wait for.
+	needle := replyNeedle(h.LastAssistantMessage)
+	c, has, err := transcript.TailWith(h.TranscriptPath, tailBytes, needle)
+	for waited := time.Duration(0); err == nil && needle != nil && !has && waited < replyWait; waited += replyPoll {
+		time.Sleep(replyPoll)
+		c, has, err = transcript.TailWith(h.TranscriptPath, tailBytes, needle)
+	}
 	if err != nil {
 		if rawfs.IsNotExist(err) {
 			return errors.New("transcript " + h.TranscriptPath + " does not exist (yet)")
@@ -79,6 +88,9 @@ func (e *Env) stopWarning(cfg *config.Config, h *payload.Hook) error {
 		return errors.New("transcript: " + oneLine(err.Error()))
 	}
 	var problem error
+	if needle != nil && !has {
+		problem = errors.New("the turn's reply was not in the transcript after " + replyWait.String() + "; the last one there was used")
+	}
 	if c.Torn {
 		problem = errors.New("transcript " + h.TranscriptPath + " ends in a half-written line; the last whole record was used")
 	}
@@ -117,7 +129,7 @@ func (e *Env) stopWarning(cfg *config.Config, h *payload.Hook) error {
 	if !seen || s.Window == 0 {
 		s.Window, s.ModelID = m.window, modelID
 		if s.Model == "" || !seen {
-			s.Model = modelID
+			s.Model = displayName(modelID)
 		}
 	}
 	if s.Cwd == "" {
@@ -133,6 +145,63 @@ func (e *Env) stopWarning(cfg *config.Config, h *payload.Hook) error {
 		problem = errors.New("no reply with a token count in the transcript's tail yet")
 	}
 	return problem
+}
+
+// How long the Stop hook waits for the turn's reply to reach the transcript, and how often it
+// looks (measured with Claude Code 2.1.332: the reply can land a few hundred milliseconds after
+// the Stop hook starts).
+const (
+	replyWait = 1500 * time.Millisecond
+	replyPoll = 25 * time.Millisecond
+)
+
+// replyNeedle returns the bytes the transcript line of a reply with text msg contains for
+// sure: msg's start up to its first byte JSON escapes (a quote, a backslash, a control
+// character), at most 64 bytes, cut on a rune boundary. nil when that is too short to tell
+// replies apart.
+func replyNeedle(msg string) []byte {
+	n := 0
+	for n < len(msg) && n < 64 {
+		if c := msg[n]; c == '"' || c == '\\' || c < 0x20 {
+			break
+		}
+		n++
+	}
+	for n > 0 && n < len(msg) && !utf8.RuneStart(msg[n]) {
+		n--
+	}
+	if n < 8 {
+		return nil
+	}
+	return []byte(msg[:n])
+}
+
+// displayName names a model the way Claude Code's model.display_name does, from its id, for a
+// session no status line reported: "claude-sonnet-4-5-20250929" → "Sonnet 4.5". An id of
+// another shape is returned as it is.
+func displayName(id string) string {
+	parts := strings.Split(strings.TrimSuffix(strings.TrimPrefix(id, "claude-"), "[1m]"), "-")
+	if len(parts) > 1 && len(parts[len(parts)-1]) == 8 && isDigits(parts[len(parts)-1]) {
+		parts = parts[:len(parts)-1] // the date
+	}
+	if len(parts) < 2 || parts[0] == "" || isDigits(parts[0]) {
+		return id
+	}
+	for _, p := range parts[1:] {
+		if !isDigits(p) || len(p) > 2 {
+			return id
+		}
+	}
+	return strings.ToUpper(parts[0][:1]) + parts[0][1:] + " " + strings.Join(parts[1:], ".")
+}
+
+func isDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // sameModel reports whether the registry's model id (the status line's, maybe with a "[1m]"

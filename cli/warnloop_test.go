@@ -1,3 +1,5 @@
+//go:build unix
+
 package cli
 
 import (
@@ -7,6 +9,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/zoneline/zoneline/notify"
 )
@@ -180,5 +183,81 @@ func TestStopBadTranscript(t *testing.T) {
 	runStop(t, dir, stopPayload(p), nil)
 	if got := strings.Join(markerNames(t, dir), " "); got != "marker-0-warn.json" {
 		t.Errorf("markers %q after a half-written 125k line, want the 90k warn only", got)
+	}
+}
+
+// TestStopWaitsForReply: Claude Code writes the transcript behind its hooks. The Stop hook
+// waits (bounded) for the reply named by last_assistant_message; a reply that never lands is
+// logged and the last one there is used.
+func TestStopWaitsForReply(t *testing.T) {
+	reply := func(text string, tokens int64) string {
+		return fmt.Sprintf(`{"type":"assistant","isSidechain":false,"message":{"id":"msg_%d","model":"claude-sonnet-4-5-20250929","content":[{"type":"text","text":%q}],"usage":{"input_tokens":500,"cache_creation_input_tokens":1500,"cache_read_input_tokens":%d,"output_tokens":120}}}`+"\n",
+			tokens, text, tokens-2000)
+	}
+	payload := func(tr, text string) []byte {
+		return []byte(fmt.Sprintf(`{"session_id":%q,"transcript_path":%q,"cwd":"/home/u/shop","hook_event_name":"Stop","last_assistant_message":%q}`, stopSession, tr, text))
+	}
+	dir := t.TempDir()
+	tr := filepath.Join(dir, "t.jsonl")
+	os.WriteFile(tr, []byte(reply("Mock reply #1. OK.", 20_000)), 0o600)
+	go func() {
+		time.Sleep(300 * time.Millisecond)
+		f, _ := os.OpenFile(tr, os.O_APPEND|os.O_WRONLY, 0o600)
+		f.WriteString(reply("Mock reply #2. OK.", 125_000))
+		f.Close()
+	}()
+	start := time.Now()
+	_, log := runStop(t, dir, payload(tr, "Mock reply #2. OK."), nil)
+	if got := strings.Join(markerNames(t, dir), " "); got != "marker-0-dumb.json marker-0-warn.json nudge-pending.json" {
+		t.Errorf("markers %q: the reply written after Stop started was not waited for (%v)", got, time.Since(start))
+	}
+	if strings.Contains(log, "not in the transcript") {
+		t.Errorf("log: %s", log)
+	}
+
+	dir = t.TempDir()
+	tr = filepath.Join(dir, "t.jsonl")
+	os.WriteFile(tr, []byte(reply("Mock reply #1. OK.", 90_000)), 0o600)
+	start = time.Now()
+	_, log = runStop(t, dir, payload(tr, "Mock reply #9. never written"), nil)
+	if d := time.Since(start); d < replyWait || d > replyWait+2*time.Second {
+		t.Errorf("waited %v for a reply that never came, want about %v", d, replyWait)
+	}
+	if !strings.Contains(log, "Stop: the turn's reply was not in the transcript") {
+		t.Errorf("no log line: %s", log)
+	}
+	if got := strings.Join(markerNames(t, dir), " "); got != "marker-0-warn.json" {
+		t.Errorf("markers %q, want the 90k warn from the last reply there", got)
+	}
+	// A reply text that starts with what JSON escapes cannot be matched: no wait.
+	start = time.Now()
+	runStop(t, dir, payload(tr, `"quoted" start`), nil)
+	if d := time.Since(start); d > replyWait/2 {
+		t.Errorf("waited %v on an unmatchable reply", d)
+	}
+}
+
+func TestReplyNeedle(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"Mock reply #1. OK.", "Mock reply #1. OK."},
+		{"short", ""},
+		{`He said "hi" there`, "He said "},
+		{"line one\nline two", "line one"},
+		{strings.Repeat("é", 40), strings.Repeat("é", 32)},
+	} {
+		if got := string(replyNeedle(tt.in)); got != tt.want {
+			t.Errorf("replyNeedle(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestDisplayName(t *testing.T) {
+	for in, want := range map[string]string{
+		"claude-sonnet-4-5-20250929": "Sonnet 4.5", "claude-opus-5-5": "Opus 5.5", "claude-haiku-4-5": "Haiku 4.5",
+		"claude-opus-4-1-20250805[1m]": "Opus 4.1", "gpt-x": "gpt-x", "claude-3-5-sonnet-20241022": "claude-3-5-sonnet-20241022", "": "",
+	} {
+		if got := displayName(in); got != want {
+			t.Errorf("displayName(%q) = %q, want %q", in, got, want)
+		}
 	}
 }

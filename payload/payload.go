@@ -119,6 +119,8 @@ type Hook struct {
 	PermissionMode     string  `json:"permission_mode"`
 	// InFlight is Stop's background_tasks and session_crons (inflight.go); empty for other events.
 	InFlight InFlight `json:"-"`
+	// LastAssistantMessage is Stop's: the text of the turn's last reply ("" when none).
+	LastAssistantMessage string `json:"last_assistant_message"`
 }
 
 // ErrTooLarge reports a payload larger than MaxInput.
@@ -269,6 +271,7 @@ func DecodeHook(data []byte) (*Hook, error) {
 		{"prompt_id", &h.PromptID}, {"hook_event_name", &h.Event}, {"source", &h.Source},
 		{"model", &h.Model}, {"trigger", &h.Trigger}, {"prompt", &h.Prompt},
 		{"compact_summary", &h.CompactSummary}, {"reason", &h.Reason}, {"permission_mode", &h.PermissionMode},
+		{"last_assistant_message", &h.LastAssistantMessage},
 	}
 	err := jsonscan.Decode(data, func(s *jsonscan.Scanner, k []byte) error {
 		switch {

@@ -32,12 +32,20 @@ type Context struct {
 // (a half-written last line) and a line cut by the maxBytes window. Finding
 // nothing is not an error: Found is false.
 func Tail(path string, maxBytes int64) (Context, error) {
+	c, _, err := TailWith(path, maxBytes, nil)
+	return c, err
+}
+
+// TailWith is Tail that also reports whether the line of the reply it settles on contains
+// needle (the Stop hook's check that the turn's reply is on disk: Claude Code writes the
+// transcript behind the hooks). With a nil needle, has is false.
+func TailWith(path string, maxBytes int64, needle []byte) (c Context, has bool, err error) {
 	if maxBytes <= 0 {
 		maxBytes = DefaultTailBytes
 	}
 	f, size, err := openRegular(path)
 	if err != nil {
-		return Context{}, err
+		return Context{}, false, err
 	}
 	defer f.Close()
 	br := backReader{f: f, lo: max(0, size-maxBytes), pos: size, chunk: tailFirstChunk}
@@ -45,10 +53,10 @@ func Tail(path string, maxBytes int64) (Context, error) {
 	for {
 		line, ok, err := br.prev()
 		if err != nil {
-			return Context{}, err
+			return Context{}, false, err
 		}
 		if !ok {
-			return Context{Torn: torn}, nil
+			return Context{Torn: torn}, false, nil
 		}
 		rec, ok := ParseRecord(line)
 		if first {
@@ -61,7 +69,7 @@ func Tail(path string, maxBytes int64) (Context, error) {
 		}
 		if c, done := contextFrom(&rec); done {
 			c.Torn = torn
-			return c, nil
+			return c, needle != nil && !c.Boundary && bytes.Contains(line, needle), nil
 		}
 	}
 }
