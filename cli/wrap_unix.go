@@ -5,6 +5,8 @@ package cli
 import (
 	"errors"
 	"os"
+	"os/exec"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -46,7 +48,14 @@ func startWrapped(command string, stdin []byte, limit int, deadline time.Duratio
 		}
 		return fail(err)
 	}
-	pid, err := syscall.ForkExec("/bin/sh", []string{"sh", "-c", command}, &syscall.ProcAttr{
+	path, argv := "/bin/sh", []string{"sh", "-c", command}
+	if words, ok := simpleCommand(command); ok {
+		// What sh -c would do for a plain "prog arg…", without the shell's own exec.
+		if p, err := exec.LookPath(words[0]); err == nil {
+			path, argv = p, words
+		}
+	}
+	pid, err := syscall.ForkExec(path, argv, &syscall.ProcAttr{
 		Env:   syscall.Environ(),
 		Files: []uintptr{uintptr(in[0]), uintptr(out[1]), uintptr(null)},
 		Sys:   &syscall.SysProcAttr{Setpgid: true},
@@ -120,4 +129,18 @@ func startWrapped(command string, stdin []byte, limit int, deadline time.Duratio
 		kill() // after the result, the group is gone: a stray kill finds no process
 	}()
 	return done
+}
+
+// simpleCommand splits command into words when the shell would run it as a plain program with
+// arguments: only letters, digits, blanks and /._-+=:@%, (no quote, variable, glob, redirection,
+// separator or assignment), so exec'ing the words directly is what sh -c does.
+func simpleCommand(command string) ([]string, bool) {
+	for i := 0; i < len(command); i++ {
+		c := command[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == ' ' || strings.IndexByte("/._-+:@%,", c) >= 0) {
+			return nil, false
+		}
+	}
+	words := strings.Fields(command)
+	return words, len(words) > 0
 }
