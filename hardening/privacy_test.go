@@ -128,6 +128,10 @@ func TestNoShellFromPayload(t *testing.T) {
 		"checkpoint/reconcile.go":         true, // sh -c with the checkpoint's verify command: `zoneline checkpoint reconcile` only
 		"notify/notifytest/notifytest.go": true,
 		"internal/procbench/procbench.go": true,
+		// sh -c with the user's own status line command: from `statusline -wrap` in settings.json
+		// or [statusline] wrap in the config (wrap.go), never from the payload (checked below).
+		"cli/wrap_unix.go":  true,
+		"cli/wrap_other.go": true,
 	}
 	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() && (d.Name() == "e2e" || d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) && p != root {
@@ -148,6 +152,14 @@ func TestNoShellFromPayload(t *testing.T) {
 		}
 		return nil
 	})
+	// The wrapped status line command comes from the command line or the config only.
+	if b, _ := os.ReadFile("../cli/wrap.go"); !bytes.Contains(b, []byte("startWrapped(cfg.Statusline.Wrap, stdin,")) ||
+		bytes.Count(b, []byte("startWrapped(")) != 1 {
+		t.Errorf("cli/wrap.go: startWrapped must be called once, with cfg.Statusline.Wrap (set from -wrap or the config)")
+	}
+	if b, _ := os.ReadFile("../cli/wrap.go"); bytes.Contains(b, []byte("r.p.")) || bytes.Contains(b, []byte("payload.")) {
+		t.Errorf("cli/wrap.go reads the payload: the wrapped command must not depend on it")
+	}
 	// The one shell must stay out of the hook and statusline paths.
 	for _, f := range []string{"../cli/statusline.go", "../cli/hook.go"} {
 		b, _ := os.ReadFile(f)

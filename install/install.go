@@ -1,6 +1,7 @@
 // Package install merges zoneline into Claude Code's settings.json and takes it out again.
 //
-// Install adds the statusLine command and `zoneline hook` for UserPromptSubmit, PreCompact,
+// Install adds the statusLine command (or keeps another one, or wraps it: wrap.go) and `zoneline
+// hook` for UserPromptSubmit, PreCompact, Stop,
 // PostCompact and SessionStart (matcher "compact"), installs the skills, and writes a default
 // config. It keeps every other key, value and hook, the file's key order and indentation (an
 // untouched value is written back byte for byte), writes a backup beside the file before the
