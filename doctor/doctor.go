@@ -150,6 +150,16 @@ func Settings(path, self string) []Result {
 			out = append(out, Result{Name: name, Status: Fail, Detail: "not registered in " + path, Fix: "run: zoneline install (or zoneline doctor -project for a -project install)"})
 		}
 	}
+	if ours := slRes.Status != Fail && !strings.HasPrefix(slRes.Detail, "another status line"); ours {
+		for i := range out {
+			if out[i].Name == "hook Stop" && out[i].Status == Fail {
+				// zoneline's status line runs the warnings already: the Stop hook only matters
+				// when another status line draws, or none.
+				out[i].Status = Warn
+				out[i].Detail += "; warnings still run from zoneline's status line"
+			}
+		}
+	}
 	return append(out, Warnings(out))
 }
 
