@@ -640,6 +640,11 @@ func uninstall(o Options) (*Result, error) {
 			}
 			root.Set("statusLine", old)
 			res.add("statusLine", Restored, "%s", describe(old))
+		case Wrapped(cur.Get("command").Text()) != "":
+			// Ours wrapping theirs, written by hand (no record of what it replaced): theirs stays.
+			w := Wrapped(cur.Get("command").Text())
+			cur.Set("command", FromValue(w))
+			res.add("statusLine", Restored, "%s (unwrapped)", w)
 		default:
 			res.add("statusLine", Removed, "%s", describe(cur))
 			root.Delete("statusLine")
