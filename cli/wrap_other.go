@@ -8,11 +8,12 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"time"
 )
 
 // startWrapped starts the user's status line command as Claude Code does on Windows: through
-// Git Bash (bash -c CMD) when it is on PATH, else cmd /C; with zoneline's environment and the
+// Git Bash (bash -c CMD; see gitBash), else cmd /C; with zoneline's environment and the
 // payload on stdin. The result comes on the returned channel.
 func startWrapped(command string, stdin []byte, limit int, deadline time.Duration) <-chan wrapResult {
 	done := make(chan wrapResult, 1)
@@ -20,7 +21,7 @@ func startWrapped(command string, stdin []byte, limit int, deadline time.Duratio
 		ctx, cancel := context.WithTimeout(context.Background(), deadline)
 		defer cancel()
 		var cmd *exec.Cmd
-		if bash, err := exec.LookPath("bash"); err == nil {
+		if bash := gitBash(); bash != "" {
 			cmd = exec.CommandContext(ctx, bash, "-c", command)
 		} else {
 			cmd = exec.CommandContext(ctx, "cmd", "/C", command)
@@ -43,6 +44,26 @@ func startWrapped(command string, stdin []byte, limit int, deadline time.Duratio
 		done <- res
 	}()
 	return done
+}
+
+// gitBash finds Git Bash as Claude Code does: CLAUDE_CODE_GIT_BASH_PATH, else the bash.exe of
+// the git on PATH (never a bare "bash" from PATH, which on Windows can be WSL's launcher).
+func gitBash() string {
+	if p := os.Getenv("CLAUDE_CODE_GIT_BASH_PATH"); p != "" {
+		return p
+	}
+	if git, err := exec.LookPath("git"); err == nil {
+		root := filepath.Dir(filepath.Dir(git)) // <Git>\cmd\git.exe or <Git>\bin\git.exe
+		if p := filepath.Join(root, "bin", "bash.exe"); fileExists(p) {
+			return p
+		}
+	}
+	return ""
+}
+
+func fileExists(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular()
 }
 
 type limitWriter struct {
