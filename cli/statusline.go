@@ -14,7 +14,6 @@ import (
 	"github.com/zoneline/zoneline/internal/jsonscan"
 	"github.com/zoneline/zoneline/internal/rawfs"
 	"github.com/zoneline/zoneline/internal/termcolor"
-	"github.com/zoneline/zoneline/notify"
 	"github.com/zoneline/zoneline/payload"
 	"github.com/zoneline/zoneline/sessions"
 	"github.com/zoneline/zoneline/state"
@@ -151,13 +150,7 @@ func (e *Env) render(data []byte, readErr error, cfg *config.Config, cfgErr erro
 	}
 	prep := m.prep
 	warning := warningFor(cfg, v, prep, known)
-	v.Tier = warning.hint()
-	// The step the nudge names too (notify.NextStep): "⚑ /compact" only with a checkpoint fresh
-	// for the next compaction. Asked only while a tier is crossed.
-	if v.Tier != "" && state.ValidSessionID(p.SessionID) &&
-		notify.NextStep(e.State, p.SessionID, e.Now(), time.Duration(cfg.Checkpoint.StaleMinutes)*time.Minute) == notify.StepCompact {
-		v.Tier = statusline.TierReady
-	}
+	v.Tier = e.hintTier(cfg, p.SessionID, warning) // warnloop.go
 
 	if dir := p.Dir(); dir != "" {
 		v.Dir = filepath.Base(dir)

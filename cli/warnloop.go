@@ -8,6 +8,7 @@ import (
 
 	"github.com/zoneline/zoneline/config"
 	"github.com/zoneline/zoneline/internal/rawfs"
+	"github.com/zoneline/zoneline/notify"
 	"github.com/zoneline/zoneline/payload"
 	"github.com/zoneline/zoneline/state"
 	"github.com/zoneline/zoneline/statusline"
@@ -48,6 +49,18 @@ func (e *Env) sessionModel(cfg *config.Config, modelID string, size int64, proje
 func (r *rendered) notePrevious(s *state.Session, loadErr error, transcriptPath string) {
 	r.prevCompactions, r.prevWindow = s.Compactions, s.Window
 	r.prevKnown = loadErr == nil && s.TranscriptCounted && s.Transcript == transcriptPath
+}
+
+// hintTier is the View.Tier a session's warning shows: the nudge tier reached, or TierReady
+// (the step the nudge names too, notify.NextStep: "⚑ /compact" only with a checkpoint fresh for
+// the next compaction), "" for none. The checkpoint is looked at only while a tier is crossed.
+func (e *Env) hintTier(cfg *config.Config, sessionID string, w warning) string {
+	t := w.hint()
+	if t != "" && state.ValidSessionID(sessionID) &&
+		notify.NextStep(e.State, sessionID, e.Now(), time.Duration(cfg.Checkpoint.StaleMinutes)*time.Minute) == notify.StepCompact {
+		t = statusline.TierReady
+	}
+	return t
 }
 
 // errNoTranscript is the Stop hook's log line for a payload without transcript_path.
@@ -122,6 +135,8 @@ func (e *Env) stopWarning(cfg *config.Config, h *payload.Hook) error {
 		v.Zone = zones.Classify(c.Tokens, m.thresholds)
 	}
 	r.warning = warningFor(cfg, v, m.prep, known)
+	v.Tier = e.hintTier(cfg, h.SessionID, r.warning) // the step the notification names
+	r.view = v
 
 	if known {
 		s.Tokens, s.Zone = v.Tokens, v.Zone.String()
