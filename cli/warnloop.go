@@ -2,6 +2,7 @@ package cli
 
 import (
 	"errors"
+	"os"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -90,9 +91,17 @@ func (e *Env) stopWarning(cfg *config.Config, h *payload.Hook) error {
 	// after Stop started. The payload's last_assistant_message says which reply to wait for.
 	needle := replyNeedle(h.LastAssistantMessage)
 	c, has, err := transcript.TailWith(h.TranscriptPath, tailBytes, needle)
-	for waited := time.Duration(0); err == nil && needle != nil && !has && waited < replyWait; waited += replyPoll {
-		time.Sleep(replyPoll)
-		c, has, err = transcript.TailWith(h.TranscriptPath, tailBytes, needle)
+	if err == nil && needle != nil && !has {
+		size, quietSince := fileSize(h.TranscriptPath), time.Now()
+		for waited := time.Duration(0); waited < replyWait && time.Since(quietSince) < replyQuiet; waited += replyPoll {
+			time.Sleep(replyPoll)
+			if n := fileSize(h.TranscriptPath); n != size {
+				size, quietSince = n, time.Now()
+			}
+			if c, has, err = transcript.TailWith(h.TranscriptPath, tailBytes, needle); err != nil || has {
+				break
+			}
+		}
 	}
 	if err != nil {
 		if rawfs.IsNotExist(err) {
@@ -102,7 +111,7 @@ func (e *Env) stopWarning(cfg *config.Config, h *payload.Hook) error {
 	}
 	var problem error
 	if needle != nil && !has {
-		problem = errors.New("the turn's reply was not in the transcript after " + replyWait.String() + "; the last one there was used")
+		problem = errors.New("the turn's reply was not in the transcript (it stopped growing, or " + replyWait.String() + " passed); the last reply there was used")
 	}
 	if c.Torn {
 		problem = errors.New("transcript " + h.TranscriptPath + " ends in a half-written line; the last whole record was used")
@@ -163,12 +172,22 @@ func (e *Env) stopWarning(cfg *config.Config, h *payload.Hook) error {
 }
 
 // How long the Stop hook waits for the turn's reply to reach the transcript, and how often it
-// looks (measured with Claude Code 2.1.332: the reply can land a few hundred milliseconds after
-// the Stop hook starts).
+// looks. Measured with Claude Code 2.1.332 (e2e, TestPeerStatuslineWarnings): the reply landed
+// 90–130 ms after the Stop hook started; a transcript quiet for replyQuiet is not being written.
 const (
-	replyWait = 1500 * time.Millisecond
-	replyPoll = 25 * time.Millisecond
+	replyWait  = 1500 * time.Millisecond
+	replyPoll  = 25 * time.Millisecond
+	replyQuiet = 400 * time.Millisecond // a transcript that did not grow for this long gets no reply: stop waiting
 )
+
+// fileSize returns path's size, -1 when it cannot be read.
+func fileSize(path string) int64 {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return -1
+	}
+	return fi.Size()
+}
 
 // replyNeedle returns the bytes the transcript line of a reply with text msg contains for
 // sure: msg's start up to its first byte JSON escapes (a quote, a backslash, a control

@@ -220,14 +220,34 @@ func TestStopWaitsForReply(t *testing.T) {
 	os.WriteFile(tr, []byte(reply("Mock reply #1. OK.", 90_000)), 0o600)
 	start = time.Now()
 	_, log = runStop(t, dir, payload(tr, "Mock reply #9. never written"), nil)
-	if d := time.Since(start); d < replyWait || d > replyWait+2*time.Second {
-		t.Errorf("waited %v for a reply that never came, want about %v", d, replyWait)
+	if d := time.Since(start); d < replyQuiet || d > replyQuiet+time.Second {
+		t.Errorf("waited %v for a reply that never came to a quiet transcript, want about %v", d, replyQuiet)
 	}
 	if !strings.Contains(log, "Stop: the turn's reply was not in the transcript") {
 		t.Errorf("no log line: %s", log)
 	}
 	if got := strings.Join(markerNames(t, dir), " "); got != "marker-0-warn.json" {
 		t.Errorf("markers %q, want the 90k warn from the last reply there", got)
+	}
+	// A transcript still being written is waited for up to replyWait.
+	stop := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(100 * time.Millisecond):
+				f, _ := os.OpenFile(tr, os.O_APPEND|os.O_WRONLY, 0o600)
+				f.WriteString(`{"type":"attachment"}` + "\n")
+				f.Close()
+			}
+		}
+	}()
+	start = time.Now()
+	runStop(t, dir, payload(tr, "Mock reply #9. never written"), nil)
+	close(stop)
+	if d := time.Since(start); d < replyWait || d > replyWait+2*time.Second {
+		t.Errorf("waited %v on a growing transcript, want about %v", d, replyWait)
 	}
 	// A reply text that starts with what JSON escapes cannot be matched: no wait.
 	start = time.Now()
