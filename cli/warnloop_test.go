@@ -69,10 +69,11 @@ func TestStopTiers(t *testing.T) {
 		{"warn", "", "claude-sonnet-4-5-20250929", []int64{20_000, 90_000}, "marker-0-warn.json"},
 		{"prep", "", "claude-sonnet-4-5-20250929", []int64{20_000, 125_000}, "marker-0-dumb.json marker-0-warn.json nudge-pending.json"},
 		{"imminent", "", "claude-sonnet-4-5-20250929", []int64{150_000}, "marker-0-dumb.json marker-0-imminent.json marker-0-warn.json nudge-pending.json"},
-		// The transcript says nothing of the window: 200k is assumed for an Opus model,
-		// unless the config says 1m.
-		{"opus assumed 200k", "", "claude-opus-5-5", []int64{125_000}, "marker-0-dumb.json marker-0-warn.json nudge-pending.json"},
-		{"opus config 1m", "window = 1_000_000\n", "claude-opus-5-5", []int64{125_000}, "marker-0-warn.json"},
+		// The transcript says nothing of the window: the model's known default (Opus 5.5: 1M),
+		// else the config's window, else 200k.
+		{"opus 5.5 known 1M", "", "claude-opus-5-5", []int64{125_000}, "marker-0-warn.json"},
+		{"opus 4.1 assumed 200k", "", "claude-opus-4-1-20250805", []int64{125_000}, "marker-0-dumb.json marker-0-warn.json nudge-pending.json"},
+		{"opus 4.1 config 1m", "window = 1_000_000\n", "claude-opus-4-1-20250805", []int64{125_000}, "marker-0-warn.json"},
 		// A compaction (tokens falling below the lowest tier) re-arms: a new epoch.
 		{"re-armed", "", "claude-sonnet-4-5-20250929", []int64{90_000, 10_000, 85_000}, "marker-0-warn.json marker-1-warn.json"},
 	}
