@@ -55,6 +55,7 @@ func runStatusline(e *Env, args []string) (code int) {
 	cfg, cfgErr := e.loadConfigCached()
 	cfg = a.apply(cfg)
 	w := e.startWrap(cfg, data, start) // runs while zoneline renders
+	w.extend(guard, start)
 	r := e.render(data, readErr, cfg, cfgErr)
 	if len(a.problems) > 0 {
 		r.view.Problems = append(r.view.Problems, a.problems...)

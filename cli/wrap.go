@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/zoneline/zoneline/config"
+	"github.com/zoneline/zoneline/internal/deadline"
 	"github.com/zoneline/zoneline/state"
 	"github.com/zoneline/zoneline/statusline"
 )
@@ -94,11 +95,12 @@ func isSegment(name string) bool {
 
 // Bounds of a wrapped status line command.
 const (
-	wrapLimit     = 64 << 10 // bytes of its output read; the rest is cut and the command killed
-	wrapMaxLines  = 8        // lines of its output shown
-	wrapCacheName = "wrapped-last.txt"
-	wrapGrace     = 100 * time.Millisecond // after the deadline, for the kill to close its output
-	wrapReserve   = 250 * time.Millisecond // of the status line's deadline, kept for zoneline's part
+	wrapLimit      = 64 << 10 // bytes of its output read; the rest is cut and the command killed
+	wrapMaxLines   = 8        // lines of its output shown
+	wrapCacheName  = "wrapped-last.txt"
+	wrapGrace      = 100 * time.Millisecond // after the deadline, for the kill to close its output
+	wrapReserve    = 250 * time.Millisecond // after the wrapped command's deadline, for zoneline's part
+	wrapMaxTimeout = 10 * time.Second       // the longest wrap_timeout honoured
 )
 
 // wrapResult is what a wrapped command gave.
@@ -123,8 +125,8 @@ type wrapped struct {
 
 // startWrap starts cfg's wrapped command (nil when there is none): before the render, so the
 // two run at once.
-// Its deadline is wrap_timeout, within what is left of the status line's own deadline
-// (statuslineDeadline, from the process's start) less wrapReserve for zoneline's part.
+// Its deadline is wrap_timeout (at most wrapMaxTimeout); the status line's own deadline is
+// extended to cover it and wrapReserve for zoneline's part (extend).
 func (e *Env) startWrap(cfg *config.Config, stdin []byte, start time.Time) *wrapped {
 	if cfg.Statusline.Wrap == "" {
 		return nil
@@ -133,13 +135,19 @@ func (e *Env) startWrap(cfg *config.Config, stdin []byte, start time.Time) *wrap
 	if err != nil || d <= 0 {
 		d = config.DefaultWrapTimeout
 	}
-	d = min(d, statuslineDeadline-time.Since(start)-wrapReserve-wrapGrace)
-	if d <= 0 {
-		done := make(chan wrapResult, 1)
-		done <- wrapResult{err: errKilled}
-		return &wrapped{done: done}
-	}
+	d = min(d, wrapMaxTimeout)
 	return &wrapped{done: startWrapped(cfg.Statusline.Wrap, stdin, wrapLimit, d), deadline: time.Now().Add(d + wrapGrace)}
+}
+
+// extend moves the process's deadline (g, nil in-process) past the wrapped command's, when it
+// ends later than the status line's own (statuslineDeadline from start).
+func (w *wrapped) extend(g *deadline.Guard, start time.Time) {
+	if w == nil || g == nil {
+		return
+	}
+	if end := w.deadline.Add(wrapReserve); end.After(start.Add(statuslineDeadline)) {
+		g.Extend(time.Until(end))
+	}
 }
 
 // wait returns the command's lines, cleaned for the terminal (escape sequences kept whole), and

@@ -185,9 +185,9 @@ func TestInstallWrapCcstatusline(t *testing.T) {
 		Timeout:  90 * time.Second,
 		BeforeLaunch: func(s *Session) {
 			writeCcstatuslineConfig(t, s.Home)
-			// ccstatusline is a node program, slow to start on a contended machine: the wrapped
-			// command gets the most the status line's own deadline leaves it.
-			os.WriteFile(filepath.Join(s.Work, "config.toml"), []byte("[statusline]\nwrap_timeout = \"2s\"\n"), 0o600)
+			// ccstatusline is a node program, slow to start on a contended machine (seconds,
+			// measured here): the wrapped command gets a longer deadline.
+			os.WriteFile(filepath.Join(s.Work, "config.toml"), []byte("[statusline]\nwrap_timeout = \"8s\"\n"), 0o600)
 			var err error
 			if original, err = os.ReadFile(filepath.Join(s.Home, ".claude", "settings.json")); err != nil {
 				t.Fatal(err)

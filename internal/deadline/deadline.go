@@ -37,6 +37,17 @@ func Start(d time.Duration, expire func(answered bool)) *Guard {
 // caller must print nothing and may Wait for it.
 func (g *Guard) Answer() bool { return g.state.CompareAndSwap(0, 1) }
 
+// Extend moves the deadline to d from now, when the timer has not fired yet (it reports
+// whether it did): a statusline that wraps the user's own status line command gives it its
+// own deadline.
+func (g *Guard) Extend(d time.Duration) bool {
+	if g.state.Load() != 0 || !g.timer.Stop() {
+		return false
+	}
+	g.timer.Reset(d)
+	return true
+}
+
 // Stop stops the timer: nothing runs at the deadline any more.
 func (g *Guard) Stop() { g.timer.Stop() }
 

@@ -39,3 +39,24 @@ func TestGuard(t *testing.T) {
 	g.Stop()
 	time.Sleep(30 * time.Millisecond)
 }
+
+func TestGuardExtend(t *testing.T) {
+	fired := make(chan bool, 2)
+	g := Start(50*time.Millisecond, func(answered bool) { fired <- answered })
+	start := time.Now()
+	if !g.Extend(300 * time.Millisecond) {
+		t.Fatal("Extend refused before the deadline")
+	}
+	answered := <-fired
+	if d := time.Since(start); d < 250*time.Millisecond || answered {
+		t.Errorf("fired after %v (answered %v), want about 300ms, unanswered", d, answered)
+	}
+	if g.Extend(time.Second) {
+		t.Error("Extend after the deadline fired")
+	}
+	select {
+	case <-fired:
+		t.Error("fired twice")
+	case <-time.After(100 * time.Millisecond):
+	}
+}
