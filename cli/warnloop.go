@@ -177,7 +177,7 @@ func (e *Env) stopWarning(cfg *config.Config, h *payload.Hook) error {
 const (
 	replyWait  = 1500 * time.Millisecond
 	replyPoll  = 25 * time.Millisecond
-	replyQuiet = 400 * time.Millisecond // a transcript that did not grow for this long gets no reply: stop waiting
+	replyQuiet = 600 * time.Millisecond // a transcript that did not grow for this long gets no reply: stop waiting
 )
 
 // fileSize returns path's size, -1 when it cannot be read.

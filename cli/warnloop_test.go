@@ -202,7 +202,7 @@ func TestStopWaitsForReply(t *testing.T) {
 	tr := filepath.Join(dir, "t.jsonl")
 	os.WriteFile(tr, []byte(reply("Mock reply #1. OK.", 20_000)), 0o600)
 	go func() {
-		time.Sleep(300 * time.Millisecond)
+		time.Sleep(150 * time.Millisecond) // Claude Code's reply landed 90–130 ms after Stop started
 		f, _ := os.OpenFile(tr, os.O_APPEND|os.O_WRONLY, 0o600)
 		f.WriteString(reply("Mock reply #2. OK.", 125_000))
 		f.Close()
