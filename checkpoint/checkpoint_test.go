@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/zoneline/zoneline/state"
+
+	"github.com/zoneline/zoneline/internal/testtmp"
 )
 
 const goodSession = "730c8849-a6f0-454b-a922-063e0b765bf2"
@@ -197,7 +199,7 @@ func TestBudgetLine(t *testing.T) {
 }
 
 func TestPath(t *testing.T) {
-	d := state.Dir{Root: t.TempDir()}
+	d := state.Dir{Root: testtmp.Dir(t)}
 	p, err := Path(d, strings.ToUpper(goodSession))
 	if err != nil || p != filepath.Join(d.Root, "sessions", goodSession, FileName) {
 		t.Errorf("Path = %q, %v", p, err)

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/zoneline/zoneline/state"
+
+	"github.com/zoneline/zoneline/internal/testtmp"
 )
 
 func TestJudge(t *testing.T) {
@@ -49,7 +51,7 @@ func TestJudge(t *testing.T) {
 // TestNextAndCurrent reads the files: the checkpoint's mtime and the compaction records.
 func TestNextAndCurrent(t *testing.T) {
 	const id = "730c8849-a6f0-454b-a922-063e0b765bf2"
-	d := state.Dir{Root: t.TempDir()}
+	d := state.Dir{Root: testtmp.Dir(t)}
 	limit := 30 * time.Minute
 	now := time.Now()
 	if f, err := Next(d, id, now, limit); err != nil || f.Exists || f.Fresh {

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/zoneline/zoneline/internal/testtmp"
 )
 
 // gitRepo makes a bare "origin" and a clone of it with one commit; with pushed, the branch
@@ -20,7 +22,7 @@ func gitRepo(t *testing.T, pushed bool) string {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not installed")
 	}
-	root := t.TempDir()
+	root := testtmp.Dir(t)
 	origin, work := filepath.Join(root, "origin.git"), filepath.Join(root, "work")
 	run := func(dir string, args ...string) {
 		t.Helper()
@@ -44,12 +46,6 @@ func gitRepo(t *testing.T, pushed bool) string {
 		run(work, "push", "-q", "origin", "fix/login")
 	}
 	return work
-}
-
-func table(rows ...string) *Checkpoint {
-	text := "# zoneline checkpoint\n## External state\n| system | identifier | applied | idempotent | verify |\n|---|---|---|---|---|\n" +
-		strings.Join(rows, "\n") + "\n"
-	return Parse(text)
 }
 
 // TestReconcileGit runs real verify commands against a real repository whose branch is, or is
@@ -94,7 +90,7 @@ func TestReconcileUnverifiable(t *testing.T) {
 		"| x | slow | yes | no | `sleep 30 & sleep 30` |",
 	)
 	start := time.Now()
-	rs := Reconcile(context.Background(), c, ReconcileOptions{Dir: t.TempDir(), Timeout: 300 * time.Millisecond})
+	rs := Reconcile(context.Background(), c, ReconcileOptions{Dir: testtmp.Dir(t), Timeout: 300 * time.Millisecond})
 	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("took %s: the timeout did not kill the command's process group", d)
 	}
@@ -132,7 +128,7 @@ func TestReconcileConvention(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.verify+"/"+tt.applied, func(t *testing.T) {
 			c := table(fmt.Sprintf("| x | thing | %s | no | %s |", tt.applied, tt.verify))
-			r := Reconcile(context.Background(), c, ReconcileOptions{Dir: t.TempDir(), Timeout: 10 * time.Second})[0]
+			r := Reconcile(context.Background(), c, ReconcileOptions{Dir: testtmp.Dir(t), Timeout: 10 * time.Second})[0]
 			if r.Outcome != tt.want || r.Observed != tt.observed || !strings.Contains(r.Reason, tt.reason) {
 				t.Errorf("got %s observed %q (%s), want %s observed %q (%q)", r.Outcome, r.Observed, r.Reason, tt.want, tt.observed, tt.reason)
 			}
@@ -144,7 +140,7 @@ func TestReconcileConvention(t *testing.T) {
 // UNVERIFIABLE, with the bare --exit-code form and with the mapped one alike.
 func TestReconcileNetworkDown(t *testing.T) {
 	work := gitRepo(t, true)
-	cmd := exec.Command("git", "remote", "set-url", "origin", filepath.Join(t.TempDir(), "gone.git"))
+	cmd := exec.Command("git", "remote", "set-url", "origin", filepath.Join(testtmp.Dir(t), "gone.git"))
 	cmd.Dir = work
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("%v: %s", err, out)

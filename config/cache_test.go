@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/zoneline/zoneline/internal/testtmp"
 )
 
 const fullConfig = `
@@ -79,7 +81,7 @@ func TestCacheRoundTrip(t *testing.T) {
 	for name, text := range map[string]string{"template": Template, "full": fullConfig, "empty": "", "comment": "# nothing\n",
 		"defaults set explicitly": "[statusline]\nbar_width = 10\n", "partly broken": "glyphs = \"ascii\"\ncolour = 1\n[statusline]\nindent = 99\n"} {
 		t.Run(name, func(t *testing.T) {
-			dir := t.TempDir()
+			dir := testtmp.Dir(t)
 			path, cache := filepath.Join(dir, "config.toml"), filepath.Join(dir, "state", CacheFile)
 			os.WriteFile(path, []byte(text), 0o600)
 			want, wantErr := Load(path)
@@ -131,7 +133,7 @@ func cacheKey(t *testing.T, path string) string {
 }
 
 func TestCacheFollowsTheFile(t *testing.T) {
-	dir := t.TempDir()
+	dir := testtmp.Dir(t)
 	path, cache := filepath.Join(dir, "config.toml"), filepath.Join(dir, CacheFile)
 	os.WriteFile(path, []byte("color = \"none\"\n"), 0o600)
 	if c, _ := LoadCached(path, cache, writeFile); c.Color != "none" {
@@ -160,7 +162,7 @@ func TestCacheFollowsTheFile(t *testing.T) {
 // loads answer from the cache, problems included (the test marks the cached problem and sees
 // the mark come back), until the file changes.
 func TestBrokenConfigParsedOnce(t *testing.T) {
-	dir := t.TempDir()
+	dir := testtmp.Dir(t)
 	path, cache := filepath.Join(dir, "config.toml"), filepath.Join(dir, CacheFile)
 	os.WriteFile(path, []byte("glyphs = \"ascii\"\ncolour = 1\n"), 0o600)
 	c, err := LoadCached(path, cache, writeFile)
@@ -192,7 +194,7 @@ func TestBrokenConfigParsedOnce(t *testing.T) {
 // TestManyProblemsCached: 20,000 unknown tables cost one parse; the cache keeps the first
 // problems and the count, and stays small.
 func TestManyProblemsCached(t *testing.T) {
-	dir := t.TempDir()
+	dir := testtmp.Dir(t)
 	path, cache := filepath.Join(dir, "config.toml"), filepath.Join(dir, CacheFile)
 	var b strings.Builder
 	b.WriteString("glyphs = \"ascii\"\n")
@@ -217,7 +219,7 @@ func TestManyProblemsCached(t *testing.T) {
 
 // TestCacheIsValidated: a cache with the right key but values the schema refuses is not used.
 func TestCacheIsValidated(t *testing.T) {
-	dir := t.TempDir()
+	dir := testtmp.Dir(t)
 	path, cache := filepath.Join(dir, "config.toml"), filepath.Join(dir, CacheFile)
 	os.WriteFile(path, []byte("glyphs = \"ascii\"\n"), 0o600)
 	if _, err := LoadCached(path, cache, writeFile); err != nil {

@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/zoneline/zoneline/internal/testtmp"
 )
 
 func TestTemplateIsDefault(t *testing.T) {
@@ -20,7 +22,7 @@ func TestTemplateIsDefault(t *testing.T) {
 }
 
 func TestMissingFileIsDefault(t *testing.T) {
-	c, err := Load(filepath.Join(t.TempDir(), "nope.toml"))
+	c, err := Load(filepath.Join(testtmp.Dir(t), "nope.toml"))
 	if err != nil || !reflect.DeepEqual(c, Default()) {
 		t.Fatalf("Load(missing) = %+v, %v; want defaults, nil", c, err)
 	}
@@ -284,7 +286,7 @@ func sorted(s []string) []string {
 }
 
 func TestLoadUnreadable(t *testing.T) {
-	dir := t.TempDir()
+	dir := testtmp.Dir(t)
 	p := filepath.Join(dir, "config.toml")
 	if err := os.Mkdir(p, 0o700); err != nil {
 		t.Fatal(err)
@@ -297,7 +299,7 @@ func TestLoadUnreadable(t *testing.T) {
 // TestShowEffective: a value the file set is printed bare, a default says so, and a value the
 // renderer computes replaces the setting, with where it came from.
 func TestShowEffective(t *testing.T) {
-	dir := t.TempDir()
+	dir := testtmp.Dir(t)
 	path := filepath.Join(dir, "config.toml")
 	os.WriteFile(path, []byte("glyphs = \"ascii\"\n[statusline]\nbar_width = 10\n"), 0o600)
 	c, set, err := LoadSources(path)

@@ -9,12 +9,14 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/zoneline/zoneline/internal/testtmp"
 )
 
 // TestLoadSpecialFiles: a config that is a FIFO, /dev/zero, a directory or a symlink loop
 // degrades to the defaults with an error, and never blocks or reads forever.
 func TestLoadSpecialFiles(t *testing.T) {
-	dir := t.TempDir()
+	dir := testtmp.Dir(t)
 	fifo := filepath.Join(dir, "fifo.toml")
 	syscall.Mkfifo(fifo, 0o600)
 	zero := filepath.Join(dir, "zero.toml")

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/zoneline/zoneline/internal/testtmp"
 )
 
 // otherWriter is a concurrent writer of settings.json as Claude Code is one: read the file, set
@@ -55,9 +57,10 @@ func keys(t *testing.T, path string) map[string]any {
 // read it and before install's rename. Install notices, reads and merges again: both its
 // entries and the other program's key are in the file.
 func TestConcurrentEditKept(t *testing.T) {
+	needsPosixRename(t)
 	for _, uninstall := range []bool{false, true} {
 		t.Run(fmt.Sprint("uninstall=", uninstall), func(t *testing.T) {
-			dir := t.TempDir()
+			dir := testtmp.Dir(t)
 			o := testOptions(dir)
 			os.MkdirAll(o.ClaudeDir, 0o755)
 			os.WriteFile(o.Settings, []byte("{\n  \"model\": \"opus\"\n}\n"), 0o644)
@@ -95,7 +98,8 @@ func TestConcurrentEditKept(t *testing.T) {
 // TestConcurrentEditRefused: a settings file rewritten before every commit makes install give
 // up with ErrChanged and change nothing: the other program's last version stays.
 func TestConcurrentEditRefused(t *testing.T) {
-	dir := t.TempDir()
+	needsPosixRename(t)
+	dir := testtmp.Dir(t)
 	o := testOptions(dir)
 	os.MkdirAll(o.ClaudeDir, 0o755)
 	os.WriteFile(o.Settings, []byte("{}\n"), 0o644)
@@ -127,7 +131,8 @@ func TestConcurrentEditRefused(t *testing.T) {
 // landing in the microseconds between the check and zoneline's own (the check made the window
 // that small; it cannot close it), so a few are tolerated, not the half or more lost without it.
 func TestConcurrentWriterRunning(t *testing.T) {
-	dir := t.TempDir()
+	needsPosixRename(t)
+	dir := testtmp.Dir(t)
 	o := testOptions(dir)
 	os.MkdirAll(o.ClaudeDir, 0o755)
 	os.WriteFile(o.Settings, []byte("{}\n"), 0o644)

@@ -7,11 +7,14 @@ import (
 	"testing"
 
 	"github.com/zoneline/zoneline/skills"
+
+	"github.com/zoneline/zoneline/internal/testtmp"
 )
 
 // TestSymlinkedSettings: a dotfiles symlink stays a symlink; its target is edited.
 func TestSymlinkedSettings(t *testing.T) {
-	dir := t.TempDir()
+	needsSymlinks(t)
+	dir := testtmp.Dir(t)
 	o := testOptions(dir)
 	target := filepath.Join(dir, "dotfiles", "settings.json")
 	os.MkdirAll(filepath.Dir(target), 0o755)
@@ -40,7 +43,7 @@ func TestSymlinkedSettings(t *testing.T) {
 // TestSkillFiles: an edited installed skill is kept by uninstall; a different skill already
 // there is skipped without --force and overwritten with it.
 func TestSkillFiles(t *testing.T) {
-	dir := t.TempDir()
+	dir := testtmp.Dir(t)
 	o := testOptions(dir)
 	skill := filepath.Join(o.ClaudeDir, "skills", "compact-prep", "SKILL.md")
 	if _, err := Install(o); err != nil {
@@ -77,7 +80,8 @@ func TestSkillFiles(t *testing.T) {
 
 // TestPurge: uninstall --purge removes the config and zoneline's state, and keeps unknown files.
 func TestPurge(t *testing.T) {
-	dir := t.TempDir()
+	needsRemoveAll(t)
+	dir := testtmp.Dir(t)
 	o := testOptions(dir)
 	if _, err := Install(o); err != nil {
 		t.Fatal(err)
@@ -116,7 +120,7 @@ func hasChange(r *Result, item, action string) bool {
 // (quoted when it holds a space) and allow exactly that, so they work whatever PATH says; a
 // reinstall from another place rewrites them (they are ours, unedited); uninstall removes them.
 func TestSkillsNameTheBinary(t *testing.T) {
-	dir := t.TempDir()
+	dir := testtmp.Dir(t)
 	o := testOptions(dir)
 	o.Skills = skills.FS
 	read := func() string {
@@ -166,7 +170,7 @@ func TestSkillsNameTheBinary(t *testing.T) {
 
 // TestUninstallRowsSayWhat: every row uninstall reports has a third column, the hooks' too.
 func TestUninstallRowsSayWhat(t *testing.T) {
-	dir := t.TempDir()
+	dir := testtmp.Dir(t)
 	o := testOptions(dir)
 	if _, err := Install(o); err != nil {
 		t.Fatal(err)

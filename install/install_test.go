@@ -12,6 +12,8 @@ import (
 	"testing"
 	"testing/fstest"
 	"time"
+
+	"github.com/zoneline/zoneline/internal/testtmp"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
@@ -71,7 +73,7 @@ func TestCorpus(t *testing.T) {
 	}
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
-			dir := t.TempDir()
+			dir := testtmp.Dir(t)
 			o := testOptions(dir)
 			o.Force = strings.Contains(name, "-force")
 			o.Wrap = strings.Contains(name, "-wrap")
@@ -283,6 +285,7 @@ func keepsAll(t *testing.T, before, after any, at string) {
 
 func checkGolden(t *testing.T, name, got string) {
 	t.Helper()
+	got = slashDir(got)
 	p := filepath.Join("testdata", "golden", strings.TrimSuffix(name, ".json")+".txt")
 	if *update {
 		os.MkdirAll(filepath.Dir(p), 0o755)
@@ -297,5 +300,29 @@ func checkGolden(t *testing.T, name, got string) {
 	}
 	if string(want) != got {
 		t.Errorf("report differs from %s (go test ./install -update rewrites it):\n%s", p, UnifiedDiff("want", "got", want, []byte(got)))
+	}
+}
+
+// slashDir writes the paths under $DIR with forward slashes, so the goldens hold on Windows too
+// (filepath.Join writes backslashes there); nothing else in a report is touched.
+func slashDir(s string) string {
+	if filepath.Separator == '/' {
+		return s
+	}
+	var b strings.Builder
+	for {
+		i := strings.Index(s, "$DIR"+string(filepath.Separator))
+		if i < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		b.WriteString(s[:i])
+		s = s[i:]
+		end := strings.IndexAny(s, " \t\n\"':,)")
+		if end < 0 {
+			end = len(s)
+		}
+		b.WriteString(strings.ReplaceAll(s[:end], string(filepath.Separator), "/"))
+		s = s[end:]
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
+
+	"github.com/zoneline/zoneline/internal/testtmp"
 )
 
 // TestConfigFolderPrivate: install creates the config's folder 0700 under the usual umask
@@ -14,7 +16,7 @@ import (
 func TestConfigFolderPrivate(t *testing.T) {
 	old := syscall.Umask(0o022)
 	defer syscall.Umask(old)
-	o := testOptions(t.TempDir())
+	o := testOptions(testtmp.Dir(t))
 	if _, err := Install(o); err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/zoneline/zoneline/internal/testtmp"
 )
 
 // TestInstallScript runs ./install.sh into a temp PREFIX with a temp HOME, as a user would, and
@@ -20,8 +22,8 @@ func TestInstallScript(t *testing.T) {
 		t.Skip("no bash")
 	}
 	root, _ := filepath.Abs("..")
-	home := t.TempDir()
-	prefix := filepath.Join(t.TempDir(), "pre fix") // a space in the path, on purpose
+	home := testtmp.Dir(t)
+	prefix := filepath.Join(testtmp.Dir(t), "pre fix") // a space in the path, on purpose
 	env := scriptEnv(t, home)
 	run := func(args ...string) string {
 		t.Helper()
@@ -76,7 +78,7 @@ func TestInstallScript(t *testing.T) {
 	}
 
 	// --no-register leaves a fresh HOME's Claude folder alone.
-	home2 := t.TempDir()
+	home2 := testtmp.Dir(t)
 	cmd := exec.Command("bash", filepath.Join(root, "install.sh"), "--no-register", "--prefix", filepath.Join(home2, "p"))
 	cmd.Env = scriptEnv(t, home2)
 	noReg, err := cmd.CombinedOutput()
@@ -136,9 +138,9 @@ func TestInstallScriptDryRun(t *testing.T) {
 		t.Skip("no bash")
 	}
 	root, _ := filepath.Abs("..")
-	home := t.TempDir()
-	tmp := t.TempDir()
-	prefix := filepath.Join(t.TempDir(), "pre fix")
+	home := testtmp.Dir(t)
+	tmp := testtmp.Dir(t)
+	prefix := filepath.Join(testtmp.Dir(t), "pre fix")
 	cmd := exec.Command("bash", filepath.Join(root, "install.sh"), "--dry-run", "--prefix", prefix)
 	cmd.Env = append(scriptEnv(t, home), "TMPDIR="+tmp)
 	cmd.Dir = home

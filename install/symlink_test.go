@@ -5,18 +5,21 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/zoneline/zoneline/internal/testtmp"
 )
 
 // TestDanglingSymlinkSettings: a settings.json that is a symlink to a missing file (or a loop)
 // is an error naming the target; the link stays a link and nothing is created or written.
 func TestDanglingSymlinkSettings(t *testing.T) {
+	needsSymlinks(t)
 	for _, tc := range []struct{ name, target string }{
 		{"missing target", "dotfiles/claude/settings.json"},
 		{"missing folder", "/nonexistent/settings.json"},
 		{"loop", "settings.json"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			dir := t.TempDir()
+			dir := testtmp.Dir(t)
 			o := testOptions(dir)
 			os.MkdirAll(o.ClaudeDir, 0o755)
 			if err := os.Symlink(tc.target, o.Settings); err != nil {
@@ -48,7 +51,8 @@ func TestDanglingSymlinkSettings(t *testing.T) {
 // TestSymlinkChainWrittenThrough: a link to a link to the real file: the file is edited, both
 // links stay.
 func TestSymlinkChainWrittenThrough(t *testing.T) {
-	dir := t.TempDir()
+	needsSymlinks(t)
+	dir := testtmp.Dir(t)
 	o := testOptions(dir)
 	os.MkdirAll(o.ClaudeDir, 0o755)
 	real := filepath.Join(dir, "dotfiles", "real.json")

@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/zoneline/zoneline/internal/testtmp"
 )
 
 // On Windows the hooks are registered in Claude Code's exec form (program and args, no shell),
@@ -52,7 +54,7 @@ func TestHookCommandWindows(t *testing.T) {
 // Install for Windows writes exec-form hooks and a Git Bash status line; a second run finds
 // them all present; uninstall removes them all.
 func TestInstallWindowsForms(t *testing.T) {
-	dir := t.TempDir()
+	dir := testtmp.Dir(t)
 	o := testOptions(dir)
 	o.GOOS, o.Bin = "windows", `C:\Users\Me Name\bin\zoneline.exe`
 	if _, err := Install(o); err != nil {
@@ -98,7 +100,7 @@ func TestWindowsCommandLineRunsInSh(t *testing.T) {
 	if err != nil {
 		t.Skip("no sh")
 	}
-	dir := filepath.Join(t.TempDir(), "Me Name", "it's")
+	dir := filepath.Join(testtmp.Dir(t), "Me Name", "it's")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/zoneline/zoneline/internal/testtmp"
 )
 
 func TestWrapCommand(t *testing.T) {
@@ -28,7 +30,7 @@ func TestWrapCommand(t *testing.T) {
 // TestUninstallHandWrapped: a wrap written by hand (no install record of what it replaced)
 // is taken apart on uninstall, leaving the wrapped command as the status line.
 func TestUninstallHandWrapped(t *testing.T) {
-	dir := t.TempDir()
+	dir := testtmp.Dir(t)
 	p := filepath.Join(dir, "settings.json")
 	os.WriteFile(p, []byte(`{"statusLine": {"type": "command", "command": "zoneline statusline -wrap 'npx -y ccstatusline@latest'", "padding": 0}}`), 0o644)
 	if _, err := Uninstall(Options{Settings: p, ClaudeDir: dir, GOOS: "linux"}); err != nil {

@@ -41,3 +41,6 @@ fi
 
 echo "== install routes without a clone: release archives, npm from a local registry, npx, go install"
 scripts/release-test.sh
+
+echo "== the Windows build under Wine: unit tests and a round trip of zoneline.exe"
+scripts/wine-test.sh

@@ -9,12 +9,14 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/zoneline/zoneline/internal/testtmp"
 )
 
 // TestLock: a lock is exclusive, waits, and is refused (never taken on something else, never
 // skipped silently) when a symlink, a FIFO or a folder sits at its path or it stays busy.
 func TestLock(t *testing.T) {
-	dir := t.TempDir()
+	dir := testtmp.Dir(t)
 	path := filepath.Join(dir, ".x.lock")
 	unlock, err := Lock(path, time.Second)
 	if err != nil {

@@ -6,12 +6,14 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/zoneline/zoneline/internal/testtmp"
 )
 
 // TestLooseModesSetBack: the folders Session passes through and the files ReadPrivate opens get
 // their private modes back; ReadFile (for files that are not the state dir's) leaves modes alone.
 func TestLooseModesSetBack(t *testing.T) {
-	d := Dir{Root: filepath.Join(t.TempDir(), "state")}
+	d := Dir{Root: filepath.Join(testtmp.Dir(t), "state")}
 	sdir := filepath.Join(d.Root, SessionsDirName, id)
 	if err := os.MkdirAll(sdir, 0o777); err != nil {
 		t.Fatal(err)

@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/zoneline/zoneline/internal/testtmp"
 )
 
 const id = "730c8849-a6f0-454b-a922-063e0b765bf2"
@@ -44,7 +46,7 @@ func TestValidSessionID(t *testing.T) {
 // world is a state dir and an "outside" folder whose contents must never change.
 func world(t *testing.T) (Dir, string) {
 	t.Helper()
-	tmp := t.TempDir()
+	tmp := testtmp.Dir(t)
 	outside := filepath.Join(tmp, "outside")
 	if err := os.MkdirAll(outside, 0o700); err != nil {
 		t.Fatal(err)
@@ -337,7 +339,7 @@ func TestLogText(t *testing.T) {
 
 // A touched registry reads back with the touch's time as Updated; its content is unchanged.
 func TestTouchSession(t *testing.T) {
-	d := Dir{Root: t.TempDir()}
+	d := Dir{Root: testtmp.Dir(t)}
 	const id = "aaa8e696-ca66-4fcf-8fb3-651eb7e68c12"
 	if err := d.TouchSession(id, time.Now()); err == nil {
 		t.Fatal("touched a registry that does not exist")
@@ -362,7 +364,7 @@ func TestTouchSession(t *testing.T) {
 	}
 	// A symlink planted in its place is not followed.
 	if runtime.GOOS != "windows" {
-		target := filepath.Join(t.TempDir(), "target")
+		target := filepath.Join(testtmp.Dir(t), "target")
 		os.WriteFile(target, nil, 0o600)
 		old := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
 		os.Chtimes(target, old, old)
@@ -390,7 +392,7 @@ func TestSessionCheckExpires(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("symlinks")
 	}
-	d := Dir{Root: t.TempDir()}
+	d := Dir{Root: testtmp.Dir(t)}
 	const id = "bbb8e696-ca66-4fcf-8fb3-651eb7e68c12"
 	dir, err := d.Session(id)
 	if err != nil {
@@ -403,7 +405,7 @@ func TestSessionCheckExpires(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.Remove(dir)
-	os.Symlink(t.TempDir(), dir)
+	os.Symlink(testtmp.Dir(t), dir)
 	time.Sleep(checkFor + 50*time.Millisecond)
 	if _, err := d.Session(id); !errors.Is(err, ErrPlanted) {
 		t.Fatalf("a symlink planted after the check expired: %v", err)

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/zoneline/zoneline/internal/testtmp"
 )
 
 // Generated transcripts are shared by every run of a benchmark (the
@@ -105,7 +107,7 @@ func BenchmarkTail(b *testing.B) {
 // BenchmarkTailNoReply is the worst case for Tail: no reply anywhere, so it
 // reads its whole 4 MiB window.
 func BenchmarkTailNoReply(b *testing.B) {
-	p := filepath.Join(b.TempDir(), "t.jsonl")
+	p := filepath.Join(testtmp.Dir(b), "t.jsonl")
 	f, _ := os.Create(p)
 	w := bufio.NewWriter(f)
 	for n := 0; n < 8<<20; {

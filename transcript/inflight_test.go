@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/zoneline/zoneline/internal/testtmp"
 )
 
 // TestFlightEachKind reads a transcript written from the real CLI's record shapes that holds
@@ -74,7 +76,7 @@ func TestFlightHostile(t *testing.T) {
 		todos[i] = fmt.Sprintf(`{"content":"item %d \u202e","status":"pending"}`, i)
 	}
 	fmt.Fprintf(&b, `{"type":"assistant","uuid":"todo","message":{"id":"mt","content":[{"type":"tool_use","id":"tt","name":"TodoWrite","input":{"todos":[%s]}}]}}`+"\n", strings.Join(todos, ","))
-	path := filepath.Join(t.TempDir(), "t.jsonl")
+	path := filepath.Join(testtmp.Dir(t), "t.jsonl")
 	if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {
 		t.Fatal(err)
 	}

@@ -9,12 +9,14 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/zoneline/zoneline/internal/testtmp"
 )
 
 // specialFiles names paths that are not regular files: each reader must
 // return an error at once, never block (a FIFO) or read forever (/dev/zero).
 func specialFiles(t *testing.T) map[string]string {
-	dir := t.TempDir()
+	dir := testtmp.Dir(t)
 	fifo := filepath.Join(dir, "fifo")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Fatal(err)

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/zoneline/zoneline/internal/testtmp"
 )
 
 const fixtures = "../testdata/claude-code/"
@@ -78,7 +80,7 @@ const attachment = `{"parentUuid":"x","isSidechain":false,"attachment":{"type":"
 
 func write(t testing.TB, content string) string {
 	t.Helper()
-	p := filepath.Join(t.TempDir(), "t.jsonl")
+	p := filepath.Join(testtmp.Dir(t), "t.jsonl")
 	if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -660,7 +662,7 @@ func FuzzTail(f *testing.F) {
 	}
 	f.Add([]byte(boundary("manual", -5, -1)), int64(0))
 	f.Add([]byte(assistant("m", "x", -1, -1e18, 1e18, -3)), int64(10))
-	dir := f.TempDir()
+	dir := testtmp.Dir(f)
 	f.Fuzz(func(t *testing.T, data []byte, max int64) {
 		p := filepath.Join(dir, "t.jsonl")
 		if err := os.WriteFile(p, data, 0o600); err != nil {
