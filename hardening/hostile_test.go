@@ -379,6 +379,7 @@ func generated() []hcase {
 		envCase("env-columns-huge", "COLUMNS=99999999999999999999", "TMUX=/tmp/$(id),1,2", "TMUX_PANE=%0;id"),
 		envCase("env-columns-one", "COLUMNS=1"),
 		hostileRepo(),
+		hostilePartialClone(),
 		homeUnset("env-home-unset", "HOME="),
 		homeUnset("env-home-relative", "HOME=.", "XDG_CONFIG_HOME=.config", "XDG_STATE_HOME=.local/state"),
 		homeUnset("env-all-relative", "HOME=home", "XDG_CONFIG_HOME=.config", "XDG_STATE_HOME=.local/state",
@@ -431,6 +432,38 @@ func hostileRepo() hcase {
 			}
 			if !found {
 				t.Errorf("no snapshot with the repository's dirty files among %v", snaps)
+			}
+		}}
+}
+
+// hostilePartialClone is the hostile repository as a partial clone (make.sh partial-clone):
+// its promisor remote's uploadpack, credential helper and insteadOf target write PWNED-*, and
+// an object of HEAD and the index are gone, so a `git status` would fetch through them.
+// PreCompact records the git state without a status, and says why.
+func hostilePartialClone() hcase {
+	return hcase{name: "git-hostile-partial-clone", stdin: withRaw("session_id", []byte(`"@SESSION@"`)),
+		setup: func(t *testing.T, w *world) []string {
+			if _, err := exec.LookPath("git"); err != nil {
+				t.Skip("no git")
+			}
+			if out, err := exec.Command("sh", "../testdata/hostile/git-repo/make.sh", w.project, "partial-clone").CombinedOutput(); err != nil {
+				t.Fatalf("make.sh: %v: %s", err, out)
+			}
+			return nil
+		},
+		check: func(t *testing.T, w *world) {
+			if m, _ := filepath.Glob(filepath.Join(w.project, "PWNED*")); len(m) > 0 {
+				t.Errorf("the repository's programs ran: %v", m)
+			}
+			snaps, _ := filepath.Glob(filepath.Join(w.state, "snapshots", "*.json"))
+			found := false
+			for _, sp := range snaps {
+				if b, _ := os.ReadFile(sp); bytes.Contains(b, []byte(`partial clone`)) {
+					found = true
+				}
+			}
+			if !found {
+				t.Errorf("no snapshot saying the status was skipped for the partial clone among %v", snaps)
 			}
 		}}
 }

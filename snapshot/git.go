@@ -29,12 +29,28 @@ func gitState(ctx context.Context, cwd string) *Git {
 	cctx, cancel := context.WithTimeout(ctx, GitTimeout)
 	defer cancel()
 	// The filter drivers the config defines, from every level git reads: each is nulled below.
-	drivers, err := runGit(cctx, info.Root, nil, "config", "--null", "--name-only", "--get-regexp", `^filter\.`)
+	// The same listing says whether the repository is a partial clone (a promisor remote:
+	// `git status` would fetch missing objects through the remote's transport, uploadpack,
+	// core.sshCommand, credential helpers) and whether this git honours GIT_CONFIG_COUNT (the
+	// probe: git < 2.31 ignores it, and the nulled filters with it). Either skips the status.
+	// The probe's value is new each time: a repository that sets zoneline.probe itself cannot
+	// pass for a git that honours GIT_CONFIG_COUNT.
+	nonce := strconv.FormatInt(time.Now().UnixNano(), 36) + "-" + strconv.Itoa(os.Getpid())
+	keys, err := runGit(cctx, info.Root, []string{probeKey, nonce}, "config", "--null", "--get-regexp", configQuery)
 	if err != nil && !isExit(err, 1) { // 1: no such key
 		g.Err = "git config: " + gitErr(cctx, err)
 		return g
 	}
-	out, err := runGit(cctx, info.Root, filterDrivers(drivers), "status", "--porcelain=v2", "--branch", "-z",
+	cfg := readConfigKeys(keys, nonce)
+	switch {
+	case !cfg.probe:
+		g.Err = "git status skipped: this git ignores GIT_CONFIG_COUNT (older than 2.31), so the repository's filters could not be turned off"
+		return g
+	case cfg.promisor:
+		g.Err = "git status skipped: the repository is a partial clone (a promisor remote), and git would fetch missing objects by running its transport"
+		return g
+	}
+	out, err := runGit(cctx, info.Root, filterDrivers(cfg.drivers), "status", "--porcelain=v2", "--branch", "-z",
 		"--untracked-files=normal", "--ignore-submodules=all", "--no-renames")
 	if err != nil {
 		g.Err = "git status: " + gitErr(cctx, err)
@@ -58,6 +74,46 @@ var gitArgs = []string{
 	"-c", "core.untrackedCache=false",
 	"-c", "status.submoduleSummary=false", "-c", "submodule.recurse=false",
 	"-c", "safe.bareRepository=explicit", // no bare repository embedded in a worktree
+	// No transport at all (a partial clone's lazy fetch, a submodule's), so no uploadpack,
+	// sshCommand, askpass or credential helper the repository names, whatever url.*.insteadOf
+	// says. Belt and braces: a promisor remote already skips the status.
+	"-c", "protocol.allow=never", "-c", "core.sshCommand=false", "-c", "credential.helper=",
+	"-c", "core.askPass=",
+}
+
+// probeKey is the config pair every git call gets through GIT_CONFIG_COUNT; `git config`
+// listing it back proves this git reads GIT_CONFIG_COUNT (2.31 and later).
+const probeKey = "zoneline.probe"
+
+// configQuery is the first `git config --get-regexp`: the filter drivers, the partial-clone
+// keys and the probe (git lower-cases section and variable names, not subsections).
+const configQuery = `^(filter\.|extensions\.partialclone$|remote\..*\.promisor$|zoneline\.probe$)`
+
+// configKeys is what the first `git config` said.
+type configKeys struct {
+	drivers  []byte // the filter.* names, NUL-separated, for filterDrivers
+	promisor bool   // extensions.partialclone or a remote.<name>.promisor is set
+	probe    bool   // zoneline.probe came back: GIT_CONFIG_COUNT is honoured
+}
+
+// readConfigKeys sorts `git config --null --get-regexp configQuery` output (each entry the key,
+// a newline and the value; the key alone when it has no value). The probe counts only with
+// the value zoneline gave it, nonce.
+func readConfigKeys(out []byte, nonce string) configKeys {
+	var c configKeys
+	for _, entry := range bytes.Split(out, []byte{0}) {
+		key, val, _ := bytes.Cut(entry, []byte{'\n'})
+		k := string(bytes.TrimSpace(key))
+		switch {
+		case k == probeKey:
+			c.probe = c.probe || string(val) == nonce
+		case strings.HasPrefix(k, "filter."):
+			c.drivers = append(append(c.drivers, k...), 0)
+		case k == "extensions.partialclone", strings.HasPrefix(k, "remote.") && strings.HasSuffix(k, ".promisor"):
+			c.promisor = true
+		}
+	}
+	return c
 }
 
 // filterDrivers turns `git config --null --name-only --get-regexp ^filter\.` output into the
@@ -134,7 +190,8 @@ func gitEnv(environ []string, kv []string) []string {
 		env = append(env, e)
 	}
 	env = append(env, "GIT_CONFIG_NOSYSTEM=1", "GIT_ATTR_NOSYSTEM=1", "GIT_OPTIONAL_LOCKS=0",
-		"GIT_TERMINAL_PROMPT=0", "GIT_PAGER=cat", "PAGER=cat", "GIT_NO_REPLACE_OBJECTS=1")
+		"GIT_TERMINAL_PROMPT=0", "GIT_PAGER=cat", "PAGER=cat", "GIT_NO_REPLACE_OBJECTS=1",
+		"GIT_NO_LAZY_FETCH=1", "GIT_PROTOCOL_FROM_USER=0")
 	if len(kv) > 0 {
 		n := len(kv) / 2
 		env = append(env, "GIT_CONFIG_COUNT="+strconv.Itoa(n))

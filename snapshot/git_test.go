@@ -194,3 +194,91 @@ func TestGitEnv(t *testing.T) {
 		}
 	}
 }
+
+// TestGitStatePartialClone: in a partial clone whose promisor remote's uploadpack, credential
+// helper and insteadOf target each name a program, and whose index and an object of HEAD are
+// gone (so a plain `git status` lazily fetches: TestHostileRepoIsHostile's check below), the
+// snapshot runs no status, says why, and starts nothing.
+func TestGitStatePartialClone(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	build := func() string {
+		dir := filepath.Join(t.TempDir(), "repo")
+		if out, err := exec.Command("sh", "../testdata/hostile/git-repo/make.sh", dir, "partial-clone").CombinedOutput(); err != nil {
+			t.Fatalf("make.sh: %v: %s", err, out)
+		}
+		return dir
+	}
+	// The case is hostile: a plain status (fsmonitor and hooks off) runs the uploadpack.
+	plain := build()
+	cmd := exec.Command("git", "-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", "status", "--porcelain")
+	cmd.Dir = plain
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null")
+	cmd.Run()
+	if len(pwned(t, plain)) == 0 {
+		t.Fatal("a plain git status in the partial clone started nothing: the case proves nothing")
+	}
+	dir := build()
+	g := gitState(context.Background(), dir)
+	if p := pwned(t, dir); len(p) > 0 {
+		t.Errorf("programs from the repository ran: %v", p)
+	}
+	if g == nil || !strings.Contains(g.Err, "partial clone") {
+		t.Fatalf("git state %+v, want the status skipped for the partial clone", g)
+	}
+	if g.Branch == "" {
+		t.Errorf("branch %q: gitinfo's part should still be there", g.Branch)
+	}
+}
+
+// TestGitStateOldGit: a git that ignores GIT_CONFIG_COUNT (older than 2.31: a stand-in that
+// drops GIT_CONFIG_* before running the real one) would run the repository's filters, as
+// nulled only through GIT_CONFIG_COUNT: the probe is missing, so no status runs, and the
+// reason is recorded. A repository that plants zoneline.probe itself does not pass.
+func TestGitStateOldGit(t *testing.T) {
+	real, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("no git")
+	}
+	dir := hostileRepo(t)
+	f, err := os.OpenFile(filepath.Join(dir, ".git", "config"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("[zoneline]\n\tprobe = 1\n")
+	f.Close()
+	bin := t.TempDir()
+	log := filepath.Join(bin, "calls")
+	script := "#!/bin/sh\nunset GIT_CONFIG_COUNT GIT_CONFIG_KEY_0 GIT_CONFIG_VALUE_0\necho \"$*\" >>" + log + "\nexec " + real + " \"$@\"\n"
+	if err := os.WriteFile(filepath.Join(bin, "git"), []byte(script), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	g := gitState(context.Background(), dir)
+	calls, _ := os.ReadFile(log)
+	if !strings.Contains(string(calls), " config ") {
+		t.Fatalf("the stand-in git was not called: %q", calls)
+	}
+	if strings.Contains(string(calls), " status ") {
+		t.Errorf("git status ran under a git that ignores GIT_CONFIG_COUNT: %q", calls)
+	}
+	if g == nil || !strings.Contains(g.Err, "GIT_CONFIG_COUNT") {
+		t.Errorf("git state %+v, want the status skipped with the reason", g)
+	}
+	if p := pwned(t, dir); len(p) > 0 {
+		t.Errorf("programs from the repository ran: %v", p)
+	}
+}
+
+// TestReadConfigKeys: the probe counts only with zoneline's value; a promisor is seen.
+func TestReadConfigKeys(t *testing.T) {
+	c := readConfigKeys([]byte("filter.evil.clean\nsh -c x\x00zoneline.probe\n1\x00remote.o.promisor\ntrue\x00"), "n0nce")
+	if c.probe || !c.promisor || string(c.drivers) != "filter.evil.clean\x00" {
+		t.Errorf("%+v", c)
+	}
+	c = readConfigKeys([]byte("zoneline.probe\nn0nce\x00extensions.partialclone\norigin\x00"), "n0nce")
+	if !c.probe || !c.promisor {
+		t.Errorf("%+v", c)
+	}
+}
