@@ -44,9 +44,13 @@ type Freshness struct {
 
 // Judge is the freshness rule: a checkpoint written at written is fresh for a compaction at at
 // whose previous compaction is after (zero: none) when it was written after that previous
-// compaction and at most limit before at. A limit <= 0 means no age limit.
+// compaction and at most limit before at (never after at: a checkpoint written after a
+// compaction is not that compaction's). A limit <= 0 means no age limit.
 func Judge(written time.Time, after Compaction, at time.Time, limit time.Duration) bool {
 	if !after.Time.IsZero() && !written.After(after.Time) {
+		return false
+	}
+	if written.After(at) {
 		return false
 	}
 	return limit <= 0 || at.Sub(written) <= limit
@@ -94,6 +98,9 @@ func (f Freshness) Why() string {
 	which := "the next compaction"
 	if f.For > 0 {
 		which = "compaction #" + strconv.Itoa(f.For)
+	}
+	if f.Written.After(f.At) {
+		return "it was written at " + w + ", after " + which + " (" + f.At.UTC().Format(time.RFC3339) + "): it is not that compaction's checkpoint"
 	}
 	return "it was written at " + w + ", " + f.At.Sub(f.Written).Round(time.Minute).String() +
 		" before " + which + ", over the " + strconv.Itoa(int(f.Limit/time.Minute)) + "-minute limit (stale_minutes)"

@@ -33,6 +33,7 @@ func TestJudge(t *testing.T) {
 		{"written at the very time of #1", []Compaction{{N: 1, Time: t0}}, 2, t0.Add(time.Minute), false, "before compaction #1"},
 		{"after #1, for #2", []Compaction{{N: 1, Time: t0.Add(-time.Minute)}}, 2, t0.Add(time.Minute), true, ""},
 		{"only #3 counts for #4", []Compaction{{N: 2, Time: t0.Add(-time.Hour)}, {N: 3, Time: t0.Add(time.Second)}}, 4, t0.Add(time.Minute), false, "before compaction #3"},
+		{"written after the compaction it is judged for", []Compaction{{N: 1, Time: t0.Add(-time.Hour)}}, 1, t0.Add(-time.Hour), false, "after compaction #1"},
 		{"a later record does not count for an earlier compaction", []Compaction{{N: 1, Time: t0.Add(-time.Minute)}, {N: 2, Time: t0.Add(time.Minute)}}, 2, t0.Add(time.Minute), true, ""},
 	}
 	for _, tt := range tests {
@@ -88,6 +89,18 @@ func TestNextAndCurrent(t *testing.T) {
 	if f, _ := Current(d, id, now, limit); f.Fresh || !strings.Contains(f.Why(), "before compaction #2") {
 		t.Errorf("show after #2: %+v (%s)", f, f.Why())
 	}
+	// #1 3 h ago, the checkpoint 2 h ago, a 30-minute limit: stale for the next compaction (too
+	// old) and no checkpoint of #1 either (written after it), in Next and Current alike.
+	written = now.Add(-2 * time.Hour)
+	os.Chtimes(p, written, written)
+	records(now.Add(-3 * time.Hour))
+	for name, judge := range map[string]func(state.Dir, string, time.Time, time.Duration) (Freshness, error){"Next": Next, "Current": Current} {
+		if f, _ := judge(d, id, now, limit); f.Fresh || !f.Stale() || !strings.Contains(f.Why(), "over the 30-minute limit") {
+			t.Errorf("%s: #1 3 h ago, checkpoint 2 h ago: %+v (%s)", name, f, f.Why())
+		}
+	}
+	written = now.Add(-3 * time.Minute)
+	os.Chtimes(p, written, written)
 	// A damaged compaction state is an error, not a fresh checkpoint by default.
 	os.WriteFile(filepath.Join(filepath.Dir(p), CompactionsFile), []byte(`{"records":[{"n":1,`), 0o600)
 	if f, err := Next(d, id, now, limit); err == nil || f.Fresh || !strings.Contains(f.Why(), "does not read") {

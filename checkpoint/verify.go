@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/zoneline/zoneline/internal/safetext"
 	"github.com/zoneline/zoneline/state"
 )
 
@@ -63,11 +64,26 @@ func Verify(c *Checkpoint, o VerifyOptions) []Problem {
 	if s := c.Section("External state"); s != nil && !isPlaceholder(s, "External state") {
 		c.verifyExternal(s, add)
 	}
+	verifyControls(c.Text, add)
 	if n := utf8.RuneCountInString(c.Text); n > o.Budget {
 		add(budgetLine(c.Text, o.Budget), "the checkpoint is %d characters, over the %d-character restore budget from here on: shorten it (move detail into files listed under Pointers)", n, o.Budget)
 	}
 	slices.SortStableFunc(ps, func(a, b Problem) int { return a.Line - b.Line })
 	return ps
+}
+
+// verifyControls flags every line holding a rune safetext counts unsafe (an escape, a CR, a
+// bidi control, an invisible one) but a tab: the restore and `checkpoint show` print them as
+// stand-ins, and a checkpoint that needs one is hiding something.
+func verifyControls(text string, add func(int, string, ...any)) {
+	for i, l := range strings.Split(text, "\n") {
+		for _, r := range l {
+			if r != '\t' && (safetext.Unsafe(r) || r == utf8.RuneError) {
+				add(i+1, "a control or invisible character (%U) in the text: remove it (the restore shows it as a stand-in)", r)
+				break
+			}
+		}
+	}
 }
 
 func (c *Checkpoint) verifyHeader(o VerifyOptions, add func(int, string, ...any)) {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/zoneline/zoneline/checkpoint"
 	"github.com/zoneline/zoneline/config"
+	"github.com/zoneline/zoneline/internal/redact"
 	"github.com/zoneline/zoneline/internal/safetext"
 	"github.com/zoneline/zoneline/state"
 )
@@ -155,7 +156,9 @@ func (e *Env) checkpointShow(o checkpointOptions) int {
 	if !ok {
 		return exitFail
 	}
-	text = safetext.Text(text) // written by the agent, which quotes payloads and tool output
+	// Written by the agent, which quotes payloads and tool output: redacted and made safe as the
+	// restore is (/postcompact reads this output into the context).
+	text = safetext.Text(redact.String(text))
 	code := exitOK
 	if o.File == "" && id != "" {
 		cfg, err := config.Load(e.Paths.Config)
@@ -240,7 +243,8 @@ func (e *Env) checkpointReconcile(o checkpointOptions) int {
 	fmt.Fprintf(e.Stderr, "zoneline: running %d verify command(s) from %s in %s (each under %s)\n", len(ck.External), path, dir, o.Timeout)
 	bad := 0
 	for _, r := range checkpoint.Reconcile(context.Background(), ck, checkpoint.ReconcileOptions{Dir: dir, Timeout: o.Timeout}) {
-		fmt.Fprintf(e.Stdout, "%s:%d: %-12s %s | %s: %s\n", path, r.Row.Line, r.Outcome, r.Row.System, r.Row.Identifier, r.Reason)
+		fmt.Fprintf(e.Stdout, "%s:%d: %-12s %s | %s: %s\n", path, r.Row.Line, r.Outcome,
+			safetext.Line(r.Row.System), safetext.Line(r.Row.Identifier), safetext.Line(r.Reason))
 		if r.Outcome != checkpoint.Confirmed {
 			bad++
 			if r.Output != "" {
@@ -284,6 +288,8 @@ func (e *Env) checkpointTemplate(o checkpointOptions) int {
 	if h.Model == "" {
 		h.Model = "unknown"
 	}
+	// The registry's model and cwd came from payloads, the cwd maybe from the environment.
+	h.Model, h.Cwd = safetext.Line(h.Model), safetext.Line(h.Cwd)
 	fmt.Fprint(e.Stdout, checkpoint.Template(h))
 	return exitOK
 }

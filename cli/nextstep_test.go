@@ -25,6 +25,7 @@ func TestHintAndNudgeAgree(t *testing.T) {
 		{"fresh, after the last compaction", now.Add(-time.Minute), now.Add(-5 * time.Minute), "/compact"},
 		{"written before the last compaction", now.Add(-5 * time.Minute), now.Add(-4 * time.Minute), "/compact-prep"},
 		{"over stale_minutes", now.Add(-2 * time.Hour), time.Time{}, "/compact-prep"},
+		{"over stale_minutes, written after #1", now.Add(-2 * time.Hour), now.Add(-3 * time.Hour), "/compact-prep"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -81,12 +82,16 @@ func TestCheckpointShowStale(t *testing.T) {
 	}
 	tests := []struct {
 		name    string
+		written time.Duration // before now
 		records []string
 		code    int
+		why     string
 	}{
-		{"no compaction yet", nil, 0},
-		{"right after the compaction it was written for", []string{record(1, now.Add(-time.Minute))}, 0},
-		{"after a second compaction", []string{record(1, now.Add(-time.Minute)), record(2, now.Add(-30*time.Second))}, 1},
+		{"no compaction yet", 2 * time.Minute, nil, 0, ""},
+		{"right after the compaction it was written for", 2 * time.Minute, []string{record(1, now.Add(-time.Minute))}, 0, ""},
+		{"after a second compaction", 2 * time.Minute, []string{record(1, now.Add(-time.Minute)), record(2, now.Add(-30*time.Second))}, 1, "before compaction #2"},
+		// #1 3 h ago, the checkpoint 2 h ago, stale_minutes 30: no compaction's checkpoint.
+		{"past stale_minutes, written after #1", 2 * time.Hour, []string{record(1, now.Add(-3*time.Hour))}, 1, "over the 30-minute limit"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -95,7 +100,7 @@ func TestCheckpointShowStale(t *testing.T) {
 			os.MkdirAll(dir, 0o700)
 			p := filepath.Join(dir, "checkpoint.md")
 			os.WriteFile(p, []byte("# zoneline checkpoint\n## Goal\nG-4411\n"), 0o600)
-			written := now.Add(-2 * time.Minute)
+			written := now.Add(-tt.written)
 			os.Chtimes(p, written, written)
 			if tt.records != nil {
 				os.WriteFile(filepath.Join(dir, "compactions.json"), []byte(`{"records":[`+strings.Join(tt.records, ",")+`]}`), 0o600)
@@ -105,9 +110,47 @@ func TestCheckpointShowStale(t *testing.T) {
 			if code != tt.code || stale != (tt.code == 1) || !strings.Contains(out.String(), "G-4411") {
 				t.Errorf("exit %d (want %d), output:\n%s", code, tt.code, out.String())
 			}
-			if stale && !strings.Contains(out.String(), "before compaction #2") {
+			if stale && !strings.Contains(out.String(), tt.why) {
 				t.Errorf("the banner does not say why:\n%s", out.String())
 			}
 		})
+	}
+}
+
+// TestCheckpointShowRedacted: `checkpoint show`, which /postcompact reads into the context,
+// prints the checkpoint redacted and made safe, as the restore does.
+func TestCheckpointShowRedacted(t *testing.T) {
+	const id = "aaa8e696-ca66-4fcf-8fb3-651eb7e68c12"
+	e, out, _ := testEnv(t, nil, map[string]string{"CLAUDE_CODE_SESSION_ID": id})
+	dir := filepath.Join(e.Paths.StateDir, "sessions", id)
+	os.MkdirAll(dir, 0o700)
+	os.WriteFile(filepath.Join(dir, "checkpoint.md"), []byte("# zoneline checkpoint\n## Goal\nG-4411 with DB_PASSWORD=hunter2secret and \x1b[2K ghp_16C7e42F292c6912E7710c838347Ae178B4a\n"), 0o600)
+	e.Run([]string{"checkpoint", "show"})
+	got := out.String()
+	if strings.Contains(got, "hunter2secret") || strings.Contains(got, "ghp_16C7") || strings.Contains(got, "\x1b") || !strings.Contains(got, "[REDACTED: password]") || !strings.Contains(got, "G-4411") {
+		t.Errorf("checkpoint show printed:\n%q", got)
+	}
+}
+
+// TestCheckpointReconcileAndTemplateSafe: the reconcile report's system, identifier and reason
+// and the template's model and cwd (from the registry) reach the terminal as safe lines.
+func TestCheckpointReconcileAndTemplateSafe(t *testing.T) {
+	const id = "aaa8e696-ca66-4fcf-8fb3-651eb7e68c12"
+	e, out, _ := testEnv(t, nil, map[string]string{"CLAUDE_CODE_SESSION_ID": id})
+	dir := filepath.Join(e.Paths.StateDir, "sessions", id)
+	os.MkdirAll(dir, 0o700)
+	ck := "# zoneline checkpoint\n## External state\n| system | identifier | applied | idempotent | verify |\n|---|---|---|---|---|\n" +
+		"| git\x1b]0;pwned\x07 | br\u202eanch\x1b[2K | yes | no | |\n"
+	os.WriteFile(filepath.Join(dir, "checkpoint.md"), []byte(ck), 0o600)
+	e.Run([]string{"checkpoint", "reconcile"})
+	if got := out.String(); strings.ContainsAny(got, "\x1b\x07\u202e") || !strings.Contains(got, "UNVERIFIABLE") {
+		t.Errorf("reconcile printed %q", got)
+	}
+	out.Reset()
+	reg := `{"session_id":"` + id + `","model_id":"opus\u001b[31m\u202e","cwd":"/w\u001b]0;x\u0007"}`
+	os.WriteFile(filepath.Join(dir, "session.json"), []byte(reg), 0o600)
+	e.Run([]string{"checkpoint", "template"})
+	if got := out.String(); strings.ContainsAny(got, "\x1b\x07\u202e") || !strings.Contains(got, "model: opus") {
+		t.Errorf("template printed %q", got)
 	}
 }
