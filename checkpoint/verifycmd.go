@@ -19,6 +19,8 @@ const (
 func verifyCommand(c string) string {
 	c = strings.TrimSpace(c)
 	switch {
+	case negatesPipeline(c):
+		return "a leading `!` inverts every exit: a failure (128, no network, no auth) becomes 0 and reads as applied: test for the opposite instead, e.g. `[ -z \"$out\" ]` after " + fixCapture
 	case strings.Contains(c, "git branch") && (strings.Contains(c, "--list") || hasWord(c, "-l")) && !testsOutput(c):
 		return "`git branch --list` exits 0 whether or not the branch exists, so reconcile would read every answer as applied: write " + fixRevParse
 	case strings.Contains(c, "gh pr list") && !testsOutput(c):
@@ -33,6 +35,31 @@ func verifyCommand(c string) string {
 		return "the exit of a pipeline is its last command's, and `$(…)` drops the inner command's: when the first command fails (no network, no auth) this reads as not applied; " + fixCapture
 	}
 	return ""
+}
+
+// negatesPipeline reports whether c has sh's pipeline negation: a `!` word where a command
+// starts (at the start, or after ; & | ( { or a newline). `[ ! -f x ]` and `!=` are test's own.
+func negatesPipeline(c string) bool {
+	for i := 0; i < len(c); i++ {
+		if c[i] != '!' || (i+1 < len(c) && c[i+1] != ' ' && c[i+1] != '\t' && c[i+1] != '\n') {
+			continue
+		}
+		j := i
+		for j > 0 && (c[j-1] == ' ' || c[j-1] == '\t') {
+			j--
+		}
+		if j == 0 {
+			return true
+		}
+		switch c[j-1] {
+		case ';', '&', '|', '(', '{', '\n':
+			return true
+		}
+		if strings.HasSuffix(c[:j], "then") || strings.HasSuffix(c[:j], "do") || strings.HasSuffix(c[:j], "else") {
+			return true
+		}
+	}
+	return false
 }
 
 // testsOutput reports whether a command tests something's output (so its exit is not simply

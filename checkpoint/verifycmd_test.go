@@ -40,6 +40,12 @@ func TestVerifyCommand(t *testing.T) {
 		{"test -f /srv/app/migrated-0042", "", ""},
 		{"grep -q 'version = 2' config.toml", "", ""},
 		{"git merge-base --is-ancestor abc123 origin/main", "", ""},
+		// a negated pipeline turns a failure (128) into 0: applied
+		{"! git rev-parse --verify --quiet refs/heads/fix/login", "a leading `!` inverts every exit", "|| exit 3"},
+		{"cd /srv && ! test -f /srv/app/lock", "a leading `!` inverts", ""},
+		{"true; !\tgrep -q x f", "a leading `!` inverts", ""},
+		{`[ ! -f /srv/app/lock ]`, "", ""},
+		{`out=$(cat v) || exit 3; [ "$out" != 2 ]`, "", ""},
 		// words that merely contain the names
 		{"ghost --check", "", ""},
 		{"git branch-listing-tool fix", "", ""},
