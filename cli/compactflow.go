@@ -35,6 +35,12 @@ var newTmux = func() compactflow.Tmux { return compactflow.Exec{} }
 // runCompactFlow is `zoneline compact-flow`: checkpoint → compact → restore in another
 // session's tmux pane, stopping at the first step that fails.
 func runCompactFlow(e *Env, args []string) int {
+	if e.process {
+		// It types into other panes and may outlive its reader (`… | head`, a closed
+		// terminal): a write to a gone reader fails with EPIPE instead of killing the process
+		// between a step sent and its record.
+		ignoreSIGPIPE()
+	}
 	fs := e.flags("compact-flow", compactFlowUsage)
 	var o compactFlowOptions
 	fs.StringVar(&o.Pane, "pane", "", "the tmux pane of the session, e.g. %3 (as `zoneline sessions` shows it)")

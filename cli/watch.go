@@ -27,6 +27,12 @@ type watchOptions struct {
 // for a session past its prep tier that is idle at its prompt, notifies or (auto, allowed
 // project) runs compact-flow on it.
 func runWatch(e *Env, args []string) int {
+	if e.process {
+		// It types into other panes and may outlive its reader (`… | head`, a closed
+		// terminal): a write to a gone reader fails with EPIPE instead of killing the process
+		// between a step sent and its record.
+		ignoreSIGPIPE()
+	}
 	cfg, ok := e.loadConfig()
 	if !ok {
 		return exitFail

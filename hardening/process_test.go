@@ -188,3 +188,19 @@ func TestWholeProcessDeadline(t *testing.T) {
 		t.Errorf("hook with a slow config took %v, deadline %v", r.took.Round(time.Millisecond), hookDeadline)
 	}
 }
+
+// TestReaderGoneCommands: `watch` and `compact-flow` type into other panes and may outlive the
+// reader of their stdout: with it gone, a write fails (EPIPE) instead of SIGPIPE killing them
+// between a step sent and its record.
+func TestReaderGoneCommands(t *testing.T) {
+	bin := zoneline(t)
+	w := newWorld(t)
+	sdir := filepath.Join(w.state, "sessions", sessionID)
+	write(t, filepath.Join(sdir, "session.json"), []byte(`{"session_id":"`+sessionID+`","updated":"`+
+		time.Now().UTC().Format(time.RFC3339)+`","tmux_pane":"%3","cwd":"`+w.project+`"}`))
+	for _, args := range [][]string{{"watch", "-once"}, {"compact-flow", "-dry-run", "-session", sessionID}} {
+		if _, sig := runClosedStdout(t, w, bin, nil, args...); sig {
+			t.Errorf("%v with its reader gone: killed by a signal (SIGPIPE)", args)
+		}
+	}
+}
