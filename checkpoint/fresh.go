@@ -89,7 +89,7 @@ func (f Freshness) Why() string {
 	}
 	w := f.Written.UTC().Format(time.RFC3339)
 	if f.Err != nil {
-		return "it was written at " + w + ", and the compaction state does not read (" + f.Err.Error() + "), so it is not known to follow the last compaction"
+		return "it was written at " + w + ", and the compaction state could not be read or recorded (" + f.Err.Error() + "), so it is not known to follow the last compaction"
 	}
 	if !f.After.Time.IsZero() && !f.Written.After(f.After.Time) {
 		return "it was written at " + w + ", before compaction #" + strconv.Itoa(f.After.N) + " (" +

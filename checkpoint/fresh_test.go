@@ -103,7 +103,7 @@ func TestNextAndCurrent(t *testing.T) {
 	os.Chtimes(p, written, written)
 	// A damaged compaction state is an error, not a fresh checkpoint by default.
 	os.WriteFile(filepath.Join(filepath.Dir(p), CompactionsFile), []byte(`{"records":[{"n":1,`), 0o600)
-	if f, err := Next(d, id, now, limit); err == nil || f.Fresh || !strings.Contains(f.Why(), "does not read") {
+	if f, err := Next(d, id, now, limit); err == nil || f.Fresh || !strings.Contains(f.Why(), "could not be read or recorded") {
 		t.Errorf("damaged compactions.json: %+v, %v", f, err)
 	}
 }

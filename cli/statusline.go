@@ -13,6 +13,7 @@ import (
 	"github.com/zoneline/zoneline/gitinfo"
 	"github.com/zoneline/zoneline/internal/jsonscan"
 	"github.com/zoneline/zoneline/internal/rawfs"
+	"github.com/zoneline/zoneline/internal/safetext"
 	"github.com/zoneline/zoneline/internal/termcolor"
 	"github.com/zoneline/zoneline/payload"
 	"github.com/zoneline/zoneline/sessions"
@@ -182,6 +183,14 @@ func (e *Env) render(data []byte, readErr error, cfg *config.Config, cfgErr erro
 		e.countCompactions(s, p.TranscriptPath)
 		v.Compactions, v.Facts.Reclaimed = s.Compactions, s.Reclaimed
 		v.Resume = e.resumeVerdict(s) // statusline_resume.go
+		// A compaction the hooks could not record (their lock planted or busy) is a ⚠, not only
+		// a log line: the restore then presents no checkpoint as ground truth. One failed open
+		// when all is well.
+		if pf, err := e.State.SessionFile(p.SessionID, state.CompactionsProblemFile); err == nil {
+			if b, err := state.ReadFile(pf, 512); err == nil && len(b) > 0 {
+				v.Problems = append(v.Problems, safetext.Line(string(b)))
+			}
+		}
 		s.Tokens, s.Window, s.Zone, s.Model, s.ModelID = v.Tokens, v.Window, v.Zone.String(), v.Model, modelID
 		s.Cwd, s.Project, s.Version = p.Cwd, p.Dir(), p.Version
 		if e.modCall {

@@ -462,3 +462,30 @@ func TestPreCompactLine(t *testing.T) {
 		}
 	}
 }
+
+// TestRestoreByUserPromptFailsClosed: when UserPromptSubmit cannot record the delivery (a
+// symlink planted at the compactions lock after PostCompact set the restore pending), the
+// restore still goes out, with the checkpoint named stale and why, never as ground truth.
+func TestRestoreByUserPromptFailsClosed(t *testing.T) {
+	f := newFixture(t, "auto-compact-sonnet-200k")
+	f.payload("hook-auto-PreCompact-*.json")
+	f.writeCheckpoint(goodCheckpoint(t, f.session))
+	f.run("hook-auto-PreCompact-*.json")
+	f.run("hook-auto-PostCompact-*.json")
+	if cs := f.compactions(); cs.Pending != 1 {
+		t.Fatalf("after PostCompact: %+v", cs)
+	}
+	sdir, _ := f.c.State.Session(f.session)
+	os.Remove(filepath.Join(sdir, compactionsLock))
+	if err := os.Symlink(filepath.Join(t.TempDir(), "victim"), filepath.Join(sdir, compactionsLock)); err != nil {
+		t.Fatal(err)
+	}
+	got := additionalContext(t, f.run("hook-auto-UserPromptSubmit-04.json"))
+	if !strings.Contains(got, RestoreHeading) || strings.Contains(got, RecoveryInstructions) || !strings.Contains(got, "STALE CHECKPOINT") ||
+		!strings.Contains(got, "could not be read or recorded") {
+		t.Errorf("UserPromptSubmit restore with the state not recordable:\n%s", got)
+	}
+	if b, err := os.ReadFile(filepath.Join(sdir, state.CompactionsProblemFile)); err != nil || !strings.Contains(string(b), "planted") {
+		t.Errorf("no problem recorded for the statusline: %q, %v", b, err)
+	}
+}

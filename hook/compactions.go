@@ -97,9 +97,15 @@ func updateCompactions(d state.Dir, id string, f func(cs *compactions) bool) (*c
 	}
 	unlock, err := state.Lock(filepath.Join(dir, compactionsLock), compactionsLockWait)
 	defer unlock()
+	problem := filepath.Join(dir, state.CompactionsProblemFile)
 	if err != nil {
+		// For the statusline's ⚠ until an update succeeds: the log alone is seen by no one.
+		if werr := state.WriteFile(problem, []byte(lockProblem(err))); werr != nil {
+			d.Log("hook", "%s: %v", problem, werr)
+		}
 		return nil, fmt.Errorf("%w: compactions.json not updated", err)
 	}
+	defer os.Remove(problem) // the lock was had: whatever failed before is over
 	cleanCompactionTemps(dir)
 	cs, err := loadCompactions(d, id)
 	if err != nil {
@@ -116,6 +122,17 @@ func updateCompactions(d state.Dir, id string, f func(cs *compactions) bool) (*c
 		return cs, err
 	}
 	return cs, state.WriteFile(path, append(data, '\n'))
+}
+
+// lockProblem is the statusline's words for a lock that could not be had.
+func lockProblem(err error) string {
+	switch {
+	case errors.Is(err, state.ErrLockPlanted):
+		return "compactions not recorded: a symlink or special file is planted at " + compactionsLock
+	case errors.Is(err, state.ErrLockBusy):
+		return "compactions not recorded: " + compactionsLock + " held by another process"
+	}
+	return "compactions not recorded: " + err.Error()
 }
 
 // cleanCompactionTemps removes compactions.json temp files; only called with the lock held.

@@ -134,7 +134,7 @@ func TestRestoreInFlightBudget(t *testing.T) {
 	if _, err := snapshot.Write(f.c.State, snap, 0); err != nil {
 		t.Fatal(err)
 	}
-	text := buildRestore(f.c, f.session, 1, "manual", time.Now())
+	text := buildRestore(f.c, f.session, 1, "manual", time.Now(), nil)
 	if n := utf8Len(text); n >= 10000 || n > maxRestore {
 		t.Errorf("restore is %d characters", n)
 	}

@@ -60,7 +60,7 @@ func pendingRestore(c *Context, h *payload.Hook) string {
 		if at.IsZero() {
 			at = c.now()
 		}
-		return buildRestore(c, h.SessionID, n, rec.Trigger, at), n
+		return buildRestore(c, h.SessionID, restoreNumber(c, h.SessionID, n), rec.Trigger, at, nil), n
 	}
 	cs0, err := loadCompactions(c.State, h.SessionID)
 	if err != nil || cs0.Pending == 0 || cs0.Delivered >= cs0.Pending {
@@ -79,10 +79,23 @@ func pendingRestore(c *Context, h *payload.Hook) string {
 		cs.Delivered, cs.Pending = n, 0
 		return true
 	})
-	if err != nil || n == 0 {
-		if err != nil {
-			c.State.Log("hook", "UserPromptSubmit: restore state: %v", err)
+	if err != nil {
+		// Fail closed: the delivery could not be recorded, so the compaction state is not
+		// known to be current; the restore goes out (it may come again) with no checkpoint
+		// presented as ground truth.
+		c.State.Log("hook", "UserPromptSubmit: restore state: %v", err)
+		n := cs0.Pending
+		var rec compactionRecord
+		if r := cs0.record(n); r != nil {
+			rec = *r
 		}
+		at := rec.Time
+		if at.IsZero() {
+			at = c.now()
+		}
+		return buildRestore(c, h.SessionID, restoreNumber(c, h.SessionID, n), rec.Trigger, at, err)
+	}
+	if n == 0 {
 		return ""
 	}
 	if n != built { // another compaction was recorded in between
@@ -113,13 +126,24 @@ func (c *Context) cfg() *config.Config {
 	return config.Default()
 }
 
+// restoreNumber is the number of the compaction a restore is for: n from compactions.json, or
+// the registry's count (compact_boundary records the statusline counted in the transcript)
+// when that is larger, as when PostCompact could not record compactions.
+func restoreNumber(c *Context, id string, n int) int {
+	if s, err := c.State.LoadSession(id); err == nil && s.Compactions > n {
+		return s.Compactions
+	}
+	return n
+}
+
 // buildRestore composes the restore for compaction n of session id, which happened at at: the
 // recovery instructions, the checkpoint verbatim (up to the budget), and the snapshot's path and
 // summary; or, with no usable checkpoint, the snapshot's summary labelled as such. Only this
 // session's files are read. A checkpoint that is not fresh for compaction n (checkpoint.For:
 // written before compaction n-1, or more than the staleness limit before n) and a snapshot older
-// than the limit are named as stale, not restored as truth. It returns "" when there is nothing.
-func buildRestore(c *Context, id string, n int, trigger string, at time.Time) string {
+// than the limit are named as stale, not restored as truth, and so is every checkpoint when
+// stateErr says the compaction state could not be recorded. It returns "" when there is nothing.
+func buildRestore(c *Context, id string, n int, trigger string, at time.Time, stateErr error) string {
 	cfg := c.cfg()
 	stale := time.Duration(cfg.Checkpoint.StaleMinutes) * time.Minute
 	budget := cfg.Checkpoint.Budget
@@ -138,6 +162,9 @@ func buildRestore(c *Context, id string, n int, trigger string, at time.Time) st
 	ckText, ckMod, ckErr := checkpoint.Read(ckPath)
 	// The one freshness rule (checkpoint.For): written after compaction n-1, within the limit of n.
 	cs, csErr := checkpoint.Compactions(c.State, id)
+	if csErr == nil && stateErr != nil {
+		csErr = stateErr // not recorded: which compaction the checkpoint follows is unknown
+	}
 	fresh := checkpoint.ForRead(ckMod, cs, csErr, n, at, stale)
 	usable := false
 	switch {

@@ -22,7 +22,7 @@ func sessionStart(c *Context, h *payload.Hook) (Output, error) {
 	text := ""
 	if cs, err := loadCompactions(c.State, h.SessionID); err == nil {
 		built = cs.Count + 1
-		text = buildRestore(c, h.SessionID, built, "", c.now())
+		text = buildRestore(c, h.SessionID, restoreNumber(c, h.SessionID, built), "", c.now(), nil)
 	}
 	var n int
 	twin := false
@@ -45,14 +45,17 @@ func sessionStart(c *Context, h *payload.Hook) (Output, error) {
 		return Output{}, nil
 	}
 	if err != nil {
-		// deliver anyway: a duplicate from UserPromptSubmit is better than no restore
+		// Deliver anyway (a duplicate from UserPromptSubmit is better than no restore), but fail
+		// closed: with the compaction state not recorded, no checkpoint is known to follow the
+		// last compaction, so none is presented as ground truth.
 		c.State.Log("hook", "SessionStart: recording the restore: %v", err)
+		n = max(built, 1)
 		if cs, lerr := loadCompactions(c.State, h.SessionID); lerr == nil {
 			n = cs.Count + 1
 		}
-	}
-	if n != built { // the state moved between the read and the update (or could not be read)
-		text = buildRestore(c, h.SessionID, n, "", c.now())
+		text = buildRestore(c, h.SessionID, restoreNumber(c, h.SessionID, n), "", c.now(), err)
+	} else if n != built { // the state moved between the read and the update (or could not be read)
+		text = buildRestore(c, h.SessionID, restoreNumber(c, h.SessionID, n), "", c.now(), nil)
 	}
 	if text == "" {
 		return Output{}, nil
