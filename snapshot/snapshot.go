@@ -109,7 +109,6 @@ func Take(ctx context.Context, in Input) *Snapshot {
 		for _, c := range fs.Commands {
 			s.Commands = append(s.Commands, Command{Command: c.Command, Description: c.Description})
 		}
-		s.Redact()
 		s.Files, s.Skills = fs.Files, fs.Skills
 		s.Compactions, s.Partial = fs.Compactions, fs.Partial
 		if fs.Context.Found {
@@ -120,15 +119,15 @@ func Take(ctx context.Context, in Input) *Snapshot {
 		s.problem("no transcript_path in the payload")
 		s.InFlight = inFlight(in, transcript.Flight{})
 	}
-	s.InFlight.redact()
 	if in.Cwd != "" && filepath.IsAbs(in.Cwd) {
 		s.Git = gitState(ctx, in.Cwd)
 	}
+	s.Redact() // last: git's error and the problems quote outside text too
 	return s
 }
 
 // Redact replaces the credentials in the snapshot's free text (prompts, commands and their
-// descriptions) with "[REDACTED: kind]" (internal/redact) and cuts each to MaxPrompt characters
+// descriptions, git's error, the problems) with "[REDACTED: kind]" (internal/redact) and cuts each to MaxPrompt characters
 // (after redacting, so that no cut can split a key and let its head through). Take calls it;
 // the restore calls it again on snapshots written before it existed.
 func (s *Snapshot) Redact() {
@@ -140,6 +139,12 @@ func (s *Snapshot) Redact() {
 		c.Command, c.Description = cut(redact.String(c.Command), MaxPrompt), redact.String(c.Description)
 	}
 	s.InFlight.redact() // inflight.go
+	if s.Git != nil {
+		s.Git.Err = redact.String(s.Git.Err) // git quotes its config and remote URLs
+	}
+	for i := range s.Problems {
+		s.Problems[i] = redact.String(s.Problems[i])
+	}
 }
 
 func (s *Snapshot) problem(format string, args ...any) {

@@ -52,3 +52,17 @@ func TestSummaryPlainFields(t *testing.T) {
 		}
 	}
 }
+
+// TestRedactGitErrAndProblems: git's error (it quotes remote URLs) and the problems are
+// stored redacted, like the prompts and commands.
+func TestRedactGitErrAndProblems(t *testing.T) {
+	s := &Snapshot{Git: &Git{Err: "git status: fatal: unable to access 'https://ann:hunter2@git.example.com/r.git/'"},
+		Problems: []string{"transcript: open /x?token=ghp_16C7e42F292c6912E7710c838347Ae178B4a: no such file"}}
+	s.Redact()
+	if strings.Contains(s.Git.Err, "hunter2") || !strings.Contains(s.Git.Err, "[REDACTED: password]") {
+		t.Errorf("git error %q", s.Git.Err)
+	}
+	if strings.Contains(s.Problems[0], "ghp_") {
+		t.Errorf("problem %q", s.Problems[0])
+	}
+}

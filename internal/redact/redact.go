@@ -1,8 +1,10 @@
 // Package redact replaces what looks like a credential in text with "[REDACTED: kind]": the
 // API keys and tokens of the common providers (Anthropic, OpenAI, GitHub, GitLab, AWS, Slack,
-// Google, npm, Stripe, JWTs), the values of Authorization headers and Bearer tokens, passwords
-// given as password=…, --password …, mysql's -p…, and the password of a URL's user:password@,
-// and private key blocks. zoneline runs it over the snapshots it stores, the restore it puts back
+// Google, npm, Stripe, JWTs, Slack webhook URLs), the values of Authorization headers and Bearer
+// tokens, passwords given as password=… (DB_PASS=, MYSQL_PWD=, in quotes or escaped quotes
+// \"…\"), --password …, mysql's -p…, sshpass's and docker login's -p, redis-cli's -a, curl's
+// -u/--user user:password, aws_secret_access_key VALUE, the password of a URL's
+// user:password@ (a '/', '?' or '#' in it included), and private key blocks. zoneline runs it over the snapshots it stores, the restore it puts back
 // into the agent's context and every log line.
 //
 // It is one pass over the bytes with no regexp (the log is on the statusline's hot path): a
@@ -20,6 +22,7 @@ const (
 	KindGitLab     = "gitlab token"
 	KindAWS        = "aws access key"
 	KindSlack      = "slack token"
+	KindSlackHook  = "slack webhook"
 	KindGoogle     = "google api key"
 	KindNPM        = "npm token"
 	KindStripe     = "stripe key"
@@ -87,6 +90,12 @@ func match(s string, i int) (start, end int, kind string) {
 	case 'B', 'b':
 		if hasPrefixFold(s[i:], "bearer ") && boundaryBefore(s, i) {
 			return bearer(s, i+len("bearer "))
+		}
+	case ' ':
+		return spaceValue(s, i)
+	case 'h':
+		if hasPrefix(s[i:], "hooks.slack.com/") {
+			return slackWebhook(s, i)
 		}
 	}
 	return 0, 0, ""
@@ -213,15 +222,84 @@ func urlPassword(s string, i int) (int, int, string) {
 				colon = j
 			}
 		case '@':
-			if colon > i && colon+1 < j && !hasPrefix(s[colon+1:], Marker) {
+			if colon >= i && colon+1 < j && !hasPrefix(s[colon+1:], Marker) { // redis://:password@ has no user
 				return colon + 1, j, KindPassword
 			}
 			return 0, 0, ""
-		case '/', '?', '#', ' ', '\t', '\n', '\r', '"', '\'', '`', '<', '>':
+		case '/', '?', '#':
+			// The end of the host (no user:password@ before it), unless a password holds it:
+			// past a colon, and not a port (host:8443/path).
+			if colon < 0 || allDigits(s[colon+1:j]) {
+				return 0, 0, ""
+			}
+		case ' ', '\t', '\n', '\r', '"', '\'', '`', '<', '>':
 			return 0, 0, ""
 		}
 	}
 	return 0, 0, ""
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// spaceValue matches the value after the few key names that take it after a blank, as
+// `aws configure set aws_secret_access_key VALUE` and the AWS credentials file's `key value`
+// forms do; s[i] is the blank.
+func spaceValue(s string, i int) (int, int, string) {
+	if i == 0 || (s[i-1] != 'y' && s[i-1] != 'Y' && s[i-1] != 'n' && s[i-1] != 'N') {
+		return 0, 0, ""
+	}
+	var key string
+	for _, k := range [...]string{"aws_secret_access_key", "aws_session_token"} {
+		if i >= len(k) && equalFold(s[i-len(k):i], k) && (i == len(k) || !isKeyByte(s[i-len(k)-1])) {
+			key = k
+		}
+	}
+	if key == "" {
+		return 0, 0, ""
+	}
+	j := i + 1
+	for j < len(s) && s[j] == ' ' {
+		j++
+	}
+	if j < len(s) && (s[j] == '=' || s[j] == ':') {
+		return 0, 0, "" // key = value: keyValue's
+	}
+	start, end := value(s, j, valueWord)
+	if end-start < 8 || skipValue(s[start:end]) {
+		return 0, 0, ""
+	}
+	return start, end, KindSecret
+}
+
+// slackWebhook matches the secret path of https://hooks.slack.com/services/T…/B…/… (and
+// /workflows/…); s[i] starts "hooks.slack.com/".
+func slackWebhook(s string, i int) (int, int, string) {
+	j := i + len("hooks.slack.com/")
+	switch {
+	case hasPrefix(s[j:], "services/"):
+		j += len("services/")
+	case hasPrefix(s[j:], "workflows/"):
+		j += len("workflows/")
+	case hasPrefix(s[j:], "triggers/"):
+		j += len("triggers/")
+	default:
+		return 0, 0, ""
+	}
+	e := j
+	for e < len(s) && (isB64URL(s[e]) || s[e] == '/') {
+		e++
+	}
+	if e-j < 16 {
+		return 0, 0, ""
+	}
+	return j, e, KindSlackHook
 }
 
 // keyValue matches the value after a sensitive key: s[i] is the '=' or ':' after it
@@ -233,6 +311,9 @@ func keyValue(s string, i int) (int, int, string) {
 	}
 	if k > 0 && (s[k-1] == '"' || s[k-1] == '\'') {
 		k-- // a quoted key
+		if k > 0 && s[k-1] == '\\' {
+			k-- // in escaped quotes: {\"password\":…}
+		}
 	}
 	ks := k
 	for ks > 0 && k-ks < 64 && isKeyByte(s[ks-1]) {
@@ -288,6 +369,19 @@ const (
 // mode says.
 func value(s string, j int, mode int) (int, int) {
 	line := mode == valueLine
+	if j+1 < len(s) && s[j] == '\\' && (s[j+1] == '"' || s[j+1] == '\'') {
+		// a value in escaped quotes (JSON inside a shell string, a log's \"x\"): to the
+		// matching escaped quote
+		q := s[j+1]
+		e := j + 2
+		for e < len(s) && s[e] != '\n' && !(s[e] == q && s[e-1] == '\\') {
+			e++
+		}
+		if e < len(s) && s[e] == q {
+			e-- // the backslash before it
+		}
+		return j + 2, max(e, j+2)
+	}
 	if j < len(s) && (s[j] == '"' || s[j] == '\'') {
 		q := s[j]
 		e := j + 1
@@ -319,7 +413,7 @@ func value(s string, j int, mode int) (int, int) {
 // skipValue reports whether a value is no literal secret: a variable, a placeholder, a mask or
 // an earlier redaction.
 func skipValue(v string) bool {
-	if v == "" || v[0] == '$' || v[0] == '<' || v[0] == '{' || hasPrefix(v, Marker) || hasPrefix(v, "[REDACTED") {
+	if v == "" || v[0] == '$' || v[0] == '<' || v[0] == '{' || index(v, "[REDACTED") >= 0 {
 		return true
 	}
 	for i := 0; i < len(v); i++ {
@@ -336,7 +430,9 @@ func sensitive(key string) (string, int) {
 	switch {
 	case equalFold(key, "authorization"), hasSuffixFold(key, "-authorization"):
 		return KindAuth, 1
-	case hasSuffixFold(key, "password"), hasSuffixFold(key, "passwd"), hasSuffixFold(key, "passphrase"):
+	case hasSuffixFold(key, "password"), hasSuffixFold(key, "passwd"), hasSuffixFold(key, "passphrase"),
+		equalFold(key, "pass"), hasSuffixFold(key, "_pass"), hasSuffixFold(key, "-pass"), hasSuffixFold(key, ".pass"),
+		hasSuffixFold(key, "_pwd"), hasSuffixFold(key, "-pwd"): // DB_PASS, MYSQL_PWD (not PWD, the cwd)
 		return KindPassword, 1
 	case hasSuffixFold(key, "secret"), hasSuffixFold(key, "token"), hasSuffixFold(key, "apikey"),
 		hasSuffixFold(key, "api_key"), hasSuffixFold(key, "api-key"), hasSuffixFold(key, "access_key"),
@@ -358,7 +454,11 @@ func option(s string, i int) (int, int, string) {
 		for n < len(s) && (isAlnum(s[n]) || s[n] == '-' || s[n] == '_') {
 			n++
 		}
-		kind, min := sensitive(s[i+2 : n])
+		name := s[i+2 : n]
+		if (name == "user" || name == "proxy-user") && n < len(s) && (s[n] == ' ' || s[n] == '=') && lineHas(s, i, "curl") {
+			return userPassword(s, n+1) // curl --user user:password
+		}
+		kind, min := sensitive(name)
 		if kind == "" || kind == KindAuth || n >= len(s) || (s[n] != ' ' && s[n] != '=') {
 			return 0, 0, ""
 		}
@@ -371,33 +471,60 @@ func option(s string, i int) (int, int, string) {
 	if len(s) < i+3 {
 		return 0, 0, ""
 	}
+	j := i + 2
 	switch s[i+1] {
 	case 'p':
-		// mysql -pSECRET (attached; "-p name" asks for it), sshpass -p SECRET
-		j := i + 2
-		if s[j] == ' ' && lineHas(s, i, "sshpass") {
+		// mysql -pSECRET (attached; "-p name" asks for it), sshpass -p SECRET / -pSECRET /
+		// -p'SECRET', docker login -p SECRET
+		switch {
+		case lineHas(s, i, "sshpass"), lineHas(s, i, "docker") && lineHas(s, i, "login"), lineHas(s, i, "podman") && lineHas(s, i, "login"):
+			if s[j] == ' ' {
+				j++
+			}
+		case isBlank(s[j]) || s[j] == '-' || !(lineHas(s, i, "mysql") || lineHas(s, i, "mariadb")):
+			return 0, 0, ""
+		}
+	case 'a':
+		// redis-cli -a SECRET / -aSECRET
+		if !lineHas(s, i, "redis-cli") {
+			return 0, 0, ""
+		}
+		if s[j] == ' ' {
 			j++
-		} else if isBlank(s[j]) || s[j] == '-' || !(lineHas(s, i, "mysql") || lineHas(s, i, "mariadb")) {
-			return 0, 0, ""
 		}
-		start, end := value(s, j, valueWord)
-		if end == start || skipValue(s[start:end]) {
-			return 0, 0, ""
-		}
-		return start, end, KindPassword
 	case 'u':
-		// curl -u user:password
-		if s[i+2] != ' ' || !lineHas(s, i, "curl") {
+		// curl -u user:password, -uuser:password
+		if !lineHas(s, i, "curl") {
 			return 0, 0, ""
 		}
-		start, end := value(s, i+3, valueWord)
-		c := index(s[start:end], ":")
-		if c <= 0 || start+c+1 >= end || skipValue(s[start+c+1:end]) {
-			return 0, 0, ""
+		if s[j] == ' ' {
+			j++
 		}
-		return start + c + 1, end, KindPassword
+		return userPassword(s, j)
+	default:
+		return 0, 0, ""
 	}
-	return 0, 0, ""
+	if j >= len(s) || s[j] == '-' {
+		return 0, 0, ""
+	}
+	start, end := value(s, j, valueWord)
+	if end == start || skipValue(s[start:end]) {
+		return 0, 0, ""
+	}
+	return start, end, KindPassword
+}
+
+// userPassword matches the password of a user:password value starting at s[j] (curl's -u).
+func userPassword(s string, j int) (int, int, string) {
+	if j >= len(s) {
+		return 0, 0, ""
+	}
+	start, end := value(s, j, valueWord)
+	c := index(s[start:end], ":")
+	if c <= 0 || start+c+1 >= end || skipValue(s[start+c+1:end]) {
+		return 0, 0, ""
+	}
+	return start + c + 1, end, KindPassword
 }
 
 // bearer matches the token after "Bearer ": at least 8 token bytes with a digit.
