@@ -51,6 +51,10 @@ func (e *Env) configInit(force bool) int {
 		fmt.Fprintf(e.Stderr, "%v\n", err)
 		return exitFail
 	}
+	if err := state.TightenConfig(path); err != nil { // an existing 0755 zoneline folder
+		fmt.Fprintf(e.Stderr, "%v\n", err)
+		return exitFail
+	}
 	fmt.Fprintf(e.Stdout, "wrote %s\n", path)
 	return exitOK
 }

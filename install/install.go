@@ -559,7 +559,15 @@ func install(o Options) (*Result, error) {
 			res.add("config", Present, "%s", o.Config)
 		}
 	}
-	if o.DryRun || (!changed && len(writes) == 0) {
+	if o.DryRun {
+		return res, nil
+	}
+	if o.Config != "" { // an existing config (and its zoneline folder) made private again
+		if err := state.TightenConfig(o.Config); err != nil {
+			return nil, err
+		}
+	}
+	if !changed && len(writes) == 0 {
 		return res, nil
 	}
 

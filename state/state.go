@@ -161,6 +161,29 @@ func mkdirIfMissing(dir string) error {
 
 }
 
+// TightenConfig makes the config file at path 0600 and, when its folder is zoneline's own
+// (named "zoneline", as $XDG_CONFIG_HOME/zoneline is), that folder 0700: the modes zoneline
+// creates them with, set back on a file or folder made looser (a 0755 folder, a 0644 file
+// an editor or a copy left). A missing file is no error; a symlink is left alone (not followed).
+// A folder of another name ($ZONELINE_CONFIG in a dotfiles repository) keeps its mode.
+func TightenConfig(path string) error {
+	if dir := filepath.Dir(path); filepath.Base(dir) == "zoneline" {
+		if fi, err := os.Lstat(dir); err == nil && fi.IsDir() && fi.Mode().Perm()&0o077 != 0 {
+			if err := os.Chmod(dir, 0o700); err != nil {
+				return fmt.Errorf("zoneline: making %s private: %w", dir, err)
+			}
+		}
+	}
+	fi, err := os.Lstat(path)
+	if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm()&0o077 == 0 {
+		return nil
+	}
+	if err := os.Chmod(path, 0o600); err != nil {
+		return fmt.Errorf("zoneline: making %s private: %w", path, err)
+	}
+	return nil
+}
+
 // WriteFile writes data to path atomically: a private temp file in the same folder, fsync,
 // rename. The previous version stays whole until the rename; a planted symlink at path is
 // replaced, never followed. The folder is created 0700 when missing.
