@@ -1,7 +1,8 @@
 // Package safetext is the one sanitizer for text that came from outside zoneline (a payload, a
 // transcript, a repository, a config or settings file, the environment, a terminal pane) on its
 // way to a terminal, the log or the agent. One rule says which runes are unsafe (Unsafe); the
-// functions differ only in what they put in their place:
+// functions differ only in what they put in their place (the rule includes the invisible runes
+// that hide text, tag characters and zero-width ones; a ZWJ inside an emoji sequence is kept):
 //
 //   - Line: one line for a segment or a table cell: line breaks and tabs become spaces, the
 //     other unsafe runes are dropped (the statusline, `sessions`, `doctor`).
@@ -19,6 +20,7 @@ package safetext
 
 import (
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -26,15 +28,39 @@ import (
 // every escape sequence; CR and BS overwrite what was printed), DEL, the C1 controls
 // U+0080–U+009F (U+009B is a one-rune CSI on some terminals) and the bidi embedding, override
 // and isolate controls U+202A–U+202E, U+2066–U+2069 (they reorder what is shown: "Trojan
-// source"). Line separators U+2028 and U+2029 count too: they break a line.
+// source"). Line separators U+2028 and U+2029 count too: they break a line. So do the invisible
+// runes that hide or smuggle text from a reader while a model still reads them: the tag
+// characters U+E0000–U+E007F (ASCII spelled invisibly), the zero-width space, non-joiner and
+// joiner U+200B–U+200D, the word joiner U+2060, the BOM U+FEFF, and the marks LRM, RLM and
+// ALM (U+200E, U+200F, U+061C).
+//
+// The one exception, deliberately: a zero-width joiner between two emoji (👨‍👩‍👧, the
+// statusline's width code treats the sequence as one cluster) is kept by every function here,
+// on the status line and in text for the agent alike: it joins pictures, it cannot spell or
+// split a word (joinsEmoji). Anywhere else it is unsafe like the others.
 func Unsafe(r rune) bool {
 	switch {
 	case r < 0x20, r >= 0x7f && r <= 0x9f:
 		return true
 	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x2028, r == 0x2029:
 		return true
+	case r >= 0x200b && r <= 0x200f, r == 0x2060, r == 0xfeff, r == 0x061c, r >= 0xe0000 && r <= 0xe007f:
+		return true
 	}
 	return false
+}
+
+// isEmoji reports whether r is a pictograph or an emoji's modifier (a side of an emoji ZWJ
+// sequence): the pictograph blocks, dingbats and miscellaneous symbols, and VS16.
+func isEmoji(r rune) bool {
+	return (r >= 0x1f000 && r <= 0x1faff) || (r >= 0x2600 && r <= 0x27bf) || r == 0xfe0f || r == 0x2b50 || r == 0x2b55
+}
+
+// joinsEmoji reports whether the ZWJ at s[i:i+3] sits between two emoji.
+func joinsEmoji(s string, i int) bool {
+	prev, _ := utf8.DecodeLastRuneInString(s[:i])
+	next, _ := utf8.DecodeRuneInString(s[i+3:])
+	return isEmoji(prev) && isEmoji(next)
 }
 
 // clean reports whether s is valid UTF-8 with no unsafe rune but those keep allows.
@@ -49,12 +75,29 @@ func clean(s string, keep func(rune) bool) bool {
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if (r == utf8.RuneError && size == 1) || (Unsafe(r) && (keep == nil || !keep(r))) {
+		if (r == utf8.RuneError && size == 1) || (Unsafe(r) && (keep == nil || !keep(r)) && !(r == 0x200d && joinsEmoji(s, i))) {
 			return false
 		}
 		i += size
 	}
 	return true
+}
+
+// mapRunes is strings.Map over valid UTF-8 that keeps a ZWJ joining two emoji.
+func mapRunes(f func(rune) rune, s string) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	var b strings.Builder
+	b.Grow(len(s))
+	for i, r := range s {
+		if r == 0x200d && joinsEmoji(s, i) {
+			b.WriteRune(r)
+			continue
+		}
+		if m := f(r); m >= 0 {
+			b.WriteRune(m)
+		}
+	}
+	return b.String()
 }
 
 // Line returns s as one safe line: tabs, newlines, CR and the line separators become spaces,
@@ -63,7 +106,7 @@ func Line(s string) string {
 	if clean(s, nil) {
 		return s
 	}
-	return strings.Map(lineRune, strings.ToValidUTF8(s, "\uFFFD"))
+	return mapRunes(lineRune, s)
 }
 
 func lineRune(r rune) rune {
@@ -85,7 +128,7 @@ func Text(s string) string {
 	if clean(s, keepLayout) {
 		return s
 	}
-	return strings.Map(textRune, strings.ToValidUTF8(s, "\uFFFD"))
+	return mapRunes(textRune, s)
 }
 
 func textRune(r rune) rune {
@@ -109,8 +152,8 @@ func Escape(s string) string {
 	s = strings.ToValidUTF8(s, "\uFFFD")
 	var b strings.Builder
 	b.Grow(len(s) + 16)
-	for _, r := range s {
-		if keepLayout(r) || !Unsafe(r) {
+	for i, r := range s {
+		if keepLayout(r) || !Unsafe(r) || (r == 0x200d && joinsEmoji(s, i)) {
 			b.WriteRune(r)
 			continue
 		}
@@ -127,7 +170,24 @@ func Escape(s string) string {
 
 const hex = "0123456789abcdef"
 
-func writeU(b *strings.Builder, r rune) {
+// writeU writes r as \uNNNN; a rune past the BMP (the tag characters) as \UNNNNNNNN (Escape)
+// or, for JSON, as its UTF-16 surrogate pair.
+func writeU(b *strings.Builder, r rune) { writeEscape(b, r, false) }
+
+func writeEscape(b *strings.Builder, r rune, json bool) {
+	if r > 0xffff {
+		if json {
+			r1, r2 := utf16.EncodeRune(r)
+			writeEscape(b, r1, true)
+			writeEscape(b, r2, true)
+			return
+		}
+		b.WriteString(`\U`)
+		for shift := 28; shift >= 0; shift -= 4 {
+			b.WriteByte(hex[(r>>shift)&0xf])
+		}
+		return
+	}
 	b.WriteString(`\u`)
 	for shift := 12; shift >= 0; shift -= 4 {
 		b.WriteByte(hex[(r>>shift)&0xf])
@@ -174,7 +234,7 @@ func JSON(b []byte) []byte {
 		case r == utf8.RuneError && size == 1:
 			sb.WriteString(`\ufffd`)
 		case Unsafe(r):
-			writeU(&sb, r)
+			writeEscape(&sb, r, true)
 		default:
 			sb.Write(b[i : i+size])
 		}

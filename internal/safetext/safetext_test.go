@@ -25,13 +25,49 @@ var hostile = []struct{ name, in string }{
 	{"line separator", "a\u2028b\u2029c"},
 	{"invalid utf-8", "a\xff\xfeb"},
 	{"utf-8 encoded c1 split", "a\xc2\x9bb"},
+	{"tag characters", "a\U000E0049\U000E0067\U000E006E\U000E006F\U000E0072\U000E0065b"},
+	{"zero width", "a\u200bb\u200cc\u200dd\u2060e\ufefff"},
+	{"lrm rlm alm", "a\u200eb\u200fc\u061cd"},
+	{"zwj after an emoji only", "\U0001F468\u200db"},
 }
 
 func TestUnsafe(t *testing.T) {
 	for r := rune(0); r < 0x3000; r++ {
-		want := r < 0x20 || (r >= 0x7f && r <= 0x9f) || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) || r == 0x2028 || r == 0x2029
+		want := r < 0x20 || (r >= 0x7f && r <= 0x9f) || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) || r == 0x2028 || r == 0x2029 ||
+			(r >= 0x200b && r <= 0x200f) || r == 0x2060 || r == 0x061c
 		if Unsafe(r) != want {
 			t.Errorf("Unsafe(%U) = %v", r, !want)
+		}
+	}
+}
+
+// TestUnsafeInvisible: the tag block and the BOM, above the range TestUnsafe walks.
+func TestUnsafeInvisible(t *testing.T) {
+	for _, r := range []rune{0xe0000, 0xe0001, 0xe0041, 0xe007f, 0xfeff} {
+		if !Unsafe(r) {
+			t.Errorf("Unsafe(%U) = false", r)
+		}
+	}
+	for _, r := range []rune{0xe0080, 0xfe0f, 0x1f468, 0x200a, 0x2061 - 1 + 2} {
+		if Unsafe(r) {
+			t.Errorf("Unsafe(%U) = true", r)
+		}
+	}
+}
+
+// TestEmojiZWJ: a zero-width joiner between two emoji is kept by Line, Text and Escape (the
+// statusline measures the sequence as one cluster); a ZWJ anywhere else is unsafe.
+func TestEmojiZWJ(t *testing.T) {
+	for _, in := range []string{"\U0001F468\u200d\U0001F469\u200d\U0001F467", "\U0001F441\ufe0f\u200d\U0001F5E8\ufe0f", "fix-\U0001F9D1\u200d\U0001F4BB"} {
+		for name, f := range map[string]func(string) string{"Line": Line, "Text": Text, "Escape": Escape} {
+			if got := f(in); got != in {
+				t.Errorf("%s(%q) = %q: the emoji sequence was broken", name, in, got)
+			}
+		}
+	}
+	for _, in := range []string{"pass\u200dword", "\u200da", "a\u200d", "\U0001F468\u200d", "\u200d\U0001F468"} {
+		if got := Line(in); strings.ContainsRune(got, 0x200d) {
+			t.Errorf("Line(%q) = %q keeps the ZWJ", in, got)
 		}
 	}
 }
