@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/zoneline/zoneline/state"
 )
 
 // Deadlines of the processes, from their start (cli/process.go, hook.Deadline), and the margin
@@ -202,5 +204,65 @@ func TestReaderGoneCommands(t *testing.T) {
 		if _, sig := runClosedStdout(t, w, bin, nil, args...); sig {
 			t.Errorf("%v with its reader gone: killed by a signal (SIGPIPE)", args)
 		}
+	}
+}
+
+// TestHookDeadlineFromStart: the hook's deadline runs from the process's start, not from the
+// end of the stdin read: the payload's last byte comes 2.9 s after the rest, then PreCompact meets a busy snapshots lock (1 s wait) and, with hold_once, a busy
+// compactions lock (2 s): 6 s of waits in all. The hook must still exit 0 by its 4 s.
+func TestHookDeadlineFromStart(t *testing.T) {
+	bin := zoneline(t)
+	w := newWorld(t)
+	write(t, w.config, []byte("[precompact]\nhold_once = true\n"))
+	sdir := filepath.Join(w.state, "sessions", sessionID)
+	for _, lock := range []string{filepath.Join(w.state, "snapshots", ".lock"), filepath.Join(sdir, ".compactions.lock")} {
+		os.MkdirAll(filepath.Dir(lock), 0o700)
+		unlock, err := state.Lock(lock, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer unlock()
+	}
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "hook")
+	cmd.Env, cmd.Dir, cmd.Stdin = w.env, w.project, pr
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pr.Close()
+	done := make(chan error, 1)
+	done2 := make(chan struct{})
+	go func() { done <- cmd.Wait(); close(done2) }()
+	go func() { // the payload but its last byte at once, the last byte 2.9 s later
+		defer pw.Close()
+		p := hookPayload(w, sessionID, "PreCompact", "trigger", "auto")
+		pw.Write(p[:len(p)-1])
+		time.Sleep(2900 * time.Millisecond)
+		pw.Write(p[len(p)-1:])
+		<-done2
+	}()
+	select {
+	case err = <-done:
+	case <-time.After(hangGuard):
+		cmd.Process.Kill()
+		err = <-done
+	}
+	took := time.Since(start)
+	var ee *exec.ExitError
+	if errors.As(err, &ee) || err != nil {
+		t.Errorf("exit: %v; stderr %q", err, errb.String())
+	}
+	t.Logf("PreCompact exited after %v: %q", took.Round(time.Millisecond), out.String())
+	if took > hookDeadline+500*time.Millisecond {
+		t.Errorf("PreCompact took %v: its deadline (%v) did not run from the process's start", took.Round(time.Millisecond), hookDeadline)
+	}
+	if took < 2900*time.Millisecond {
+		t.Errorf("PreCompact took only %v: stdin was not held for its bound, the test proves nothing", took.Round(time.Millisecond))
 	}
 }
