@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/zoneline/zoneline/internal/testtmp"
 )
 
 // TestConfigModesTightened: an existing 0755 zoneline config folder and a 0644 config file
@@ -13,7 +15,7 @@ import (
 // a folder not named zoneline ($ZONELINE_CONFIG in a dotfiles repository) keeps its mode.
 func TestConfigModesTightened(t *testing.T) {
 	for _, again := range []bool{false, true} {
-		dir := t.TempDir()
+		dir := testtmp.Dir(t)
 		o := testOptions(dir)
 		if again {
 			if _, err := Install(o); err != nil {
@@ -35,7 +37,7 @@ func TestConfigModesTightened(t *testing.T) {
 			}
 		}
 	}
-	dir := t.TempDir()
+	dir := testtmp.Dir(t)
 	o := testOptions(dir)
 	o.Config = filepath.Join(dir, "dotfiles", "zoneline.toml")
 	os.MkdirAll(filepath.Dir(o.Config), 0o755)
