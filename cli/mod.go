@@ -244,8 +244,11 @@ func skillSectionRules() (string, error) {
 }
 
 // modSaveCheckpoint reads the fork's answer on stdin, takes the checkpoint out of it (from its
-// title line; a code fence around it dropped) and writes it to the session's checkpoint path
-// (private, atomic). It prints the path; `zoneline checkpoint verify` is the check.
+// title line; a code fence around it and any chatter after it dropped), checks it as `zoneline
+// checkpoint verify` does (the budget, this session's header) and against the size a read
+// accepts, and only then writes it to the session's checkpoint path (private, atomic). A
+// checkpoint that fails a check is not written: the one there (say, a verified /compact-prep
+// checkpoint) is kept, and the problems are on stderr, exit 1. It prints the path.
 func (e *Env) modSaveCheckpoint(id string) int {
 	data, err := payload.Read(e.Stdin)
 	if err != nil {
@@ -254,6 +257,21 @@ func (e *Env) modSaveCheckpoint(id string) int {
 	text, ok := checkpoint.Extract(string(data))
 	if !ok {
 		fmt.Fprintf(e.Stderr, "zoneline: the answer holds no checkpoint (no %q line): nothing written\n", checkpoint.Title)
+		return exitFail
+	}
+	if len(text) > checkpoint.MaxSize {
+		fmt.Fprintf(e.Stderr, "zoneline: the answer's checkpoint is %d bytes, over the %d a checkpoint may have: nothing written\n", len(text), checkpoint.MaxSize)
+		return exitFail
+	}
+	cfg, ok := e.loadConfig()
+	if !ok {
+		return exitFail
+	}
+	if ps := checkpoint.Verify(checkpoint.Parse(text), checkpoint.VerifyOptions{Budget: cfg.Checkpoint.Budget, Session: id}); len(ps) > 0 {
+		for _, p := range ps {
+			fmt.Fprintf(e.Stderr, "answer:%d: %s\n", p.Line, safetext.Line(p.Msg)) // quotes the answer
+		}
+		fmt.Fprintf(e.Stderr, "zoneline: %d problem(s) in the answer's checkpoint: nothing written\n", len(ps))
 		return exitFail
 	}
 	path, err := checkpoint.Path(e.State, id)
@@ -266,7 +284,7 @@ func (e *Env) modSaveCheckpoint(id string) int {
 	if err := state.Replace(path, []byte(text)); err != nil {
 		return e.fail(err)
 	}
-	e.State.LogLine("mod", "session "+id+": checkpoint written from a fork ("+strconv.Itoa(len(text))+" bytes)")
+	e.State.InfoLine("mod", "session "+id+": checkpoint written from a fork ("+strconv.Itoa(len(text))+" bytes)")
 	fmt.Fprintln(e.Stdout, path)
 	return exitOK
 }
