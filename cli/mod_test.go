@@ -12,8 +12,10 @@ import (
 const modID = "3f1c2d4e-1111-4222-8333-444455556666"
 
 // goodCheckpoint is a checkpoint that passes verify for modID.
-func goodCheckpoint(goal string) string {
-	return "# zoneline checkpoint\nsession: " + modID + "\nmodel: claude-sonnet-4-5\ncwd: /tmp\ntime: 2099-01-01T00:00:00Z\ncompactions: 0\n\n" +
+func goodCheckpoint(goal string) string { return goodCheckpointOf(modID, goal) }
+
+func goodCheckpointOf(id, goal string) string {
+	return "# zoneline checkpoint\nsession: " + id + "\nmodel: claude-sonnet-4-5\ncwd: /tmp\ntime: 2099-01-01T00:00:00Z\ncompactions: 0\n\n" +
 		"## Goal\n\"" + goal + "\"\n\n## State\n- done: reproduced with `go test ./auth`\n\n" +
 		"## Next\n- Action: edit auth/session.go, then run `go test ./auth`\n- Expected: TestRedirect passes\n\n" +
 		"## Decisions\nnone\n\n## Abandoned\nnone\n\n## Rules\n- never push to main\n\n## External state\nnone\n\n## Skills\nnone\n\n## Pointers\nnone\n"

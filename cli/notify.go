@@ -61,7 +61,7 @@ func (e *Env) checkWarning(r rendered) {
 	})
 	switch {
 	case errors.Is(err, notify.ErrNoBus):
-		e.State.Log(route, "notify: %v", err)
+		e.State.Info(route, "notify: %v", err) // doctor's notify check warns about a missing bus
 	case err != nil:
 		e.State.Log(route, "warning: %v", err)
 	}

@@ -321,7 +321,7 @@ func (e *Env) countCompactions(s *state.Session, path string) {
 	if sc.Reset {
 		s.Compactions, s.Reclaimed = 0, 0
 		if s.TranscriptOffset != 0 {
-			e.State.LogLine("statusline", "transcript "+path+" is not the file counted before (replaced or rewritten): counting its compactions again")
+			e.State.InfoLine("statusline", "transcript "+path+" is not the file counted before (replaced or rewritten): counting its compactions again")
 		}
 	}
 	s.Compactions += sc.Compactions

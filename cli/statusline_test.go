@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zoneline/zoneline/doctor"
 	"github.com/zoneline/zoneline/paths"
 	"github.com/zoneline/zoneline/state"
 )
@@ -268,6 +269,9 @@ func TestStatuslineReplacedTranscript(t *testing.T) {
 	log, _ := os.ReadFile(e.State.LogPath())
 	if !strings.Contains(string(log), "not the file counted before") {
 		t.Errorf("the log does not say the transcript was replaced:\n%s", log)
+	}
+	if r := doctor.Log(e.State.LogPath(), e.Now()); r.Status != doctor.OK {
+		t.Errorf("the recount is an ordinary entry, doctor warns: %s %q", r.Detail, r.More)
 	}
 }
 

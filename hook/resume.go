@@ -66,7 +66,7 @@ func armResume(c *Context, id string, n int, restore string) {
 	ck := checkpoint.Parse(text)
 	p := resumePending{N: n, Time: c.now().UTC(), Checkpoint: ckPath, Next: ck.NextTargets(), Recovery: ck.RecoveryTargets()}
 	if p.Next.Empty() {
-		c.State.Log("hook", "resume check: the checkpoint's Next names no command or file: not checked")
+		c.State.Info("hook", "resume check: the checkpoint's Next names no command or file: not checked")
 		return
 	}
 	if path, snap, err := snapshot.Latest(c.State, id); err == nil {
@@ -133,7 +133,7 @@ func resumeCheck(c *Context, h *payload.Hook) {
 		return
 	}
 	os.Remove(path)
-	c.State.Log("hook", "Stop: resume after compaction %d: %s plan (first action %s; Next %s)", p.N, verdict, call, safetext.Clip(next, 200))
+	c.State.Info("hook", "Stop: resume after compaction %d: %s plan (first action %s; Next %s)", p.N, verdict, call, safetext.Clip(next, 200))
 	if verdict == OffPlan {
 		notifyOffPlan(c, h, p.N, call, next)
 	}
