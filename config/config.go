@@ -137,8 +137,13 @@ type Mod struct {
 	CompactAt any `toml:"compact_at"`
 }
 
+// MinCompactAt is the smallest token count [mod] compact_at accepts: the margin the prep rules
+// keep before auto-compact (zones.PrepBeforeCompact). Below it a compaction would leave about as
+// much context as it found, and the mod would compact on every turn.
+const MinCompactAt = zones.PrepBeforeCompact
+
 // ModCompactAt reads [mod] compact_at: off (ok and tokens 0, prep false), "prep" (prep true) or
-// a token count. err says why a value cannot be read.
+// a token count of at least MinCompactAt. err says why a value cannot be read.
 func ModCompactAt(v any) (tokens int64, prep bool, err error) {
 	switch x := v.(type) {
 	case nil:
@@ -146,6 +151,9 @@ func ModCompactAt(v any) (tokens int64, prep bool, err error) {
 	case int64:
 		if x <= 0 {
 			return 0, false, errors.New("want " + wantCompactAt)
+		}
+		if x < MinCompactAt {
+			return 0, false, errors.New(strconv.FormatInt(x, 10) + " is below the floor of 20k; want " + wantCompactAt)
 		}
 		return x, false, nil
 	case string:
@@ -158,6 +166,9 @@ func ModCompactAt(v any) (tokens int64, prep bool, err error) {
 		n, perr := zones.ParseTokens(x)
 		if perr != nil || n <= 0 {
 			return 0, false, errors.New("want " + wantCompactAt)
+		}
+		if n < MinCompactAt {
+			return 0, false, errors.New(quote(x) + " is below the floor of 20k; want " + wantCompactAt)
 		}
 		return n, false, nil
 	}

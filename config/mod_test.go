@@ -1,6 +1,9 @@
 package config
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestModCompactAt(t *testing.T) {
 	for _, c := range []struct {
@@ -22,6 +25,12 @@ func TestModCompactAt(t *testing.T) {
 		{"soon", 0, false, true},
 		{"dumb", 0, false, true},
 		{true, 0, false, true},
+		// The floor: a compaction must leave room to climb back, or the mod compacts every turn.
+		{int64(1), 0, false, true},
+		{"5k", 0, false, true},
+		{int64(19_999), 0, false, true},
+		{int64(20_000), 20_000, false, false},
+		{"20k", 20_000, false, false},
 	} {
 		tokens, prep, err := ModCompactAt(c.in)
 		if tokens != c.tokens || prep != c.prep || (err != nil) != c.bad {
@@ -40,5 +49,16 @@ func TestModCompactAtFromFile(t *testing.T) {
 	}
 	if Default().Mod.CompactAt != "off" {
 		t.Fatalf("default compact_at %#v, want off", Default().Mod.CompactAt)
+	}
+}
+
+// TestModCompactAtFloor: a token count under the floor is a config problem that names the
+// floor and the default.
+func TestModCompactAtFloor(t *testing.T) {
+	for _, v := range []string{"1", `"5k"`} {
+		_, err := Parse("c.toml", []byte("[mod]\ncompact_at = "+v+"\n"))
+		if err == nil || !strings.Contains(err.Error(), "compact_at") || !strings.Contains(err.Error(), "below the floor of 20k") || !strings.Contains(err.Error(), `"off" (the default)`) {
+			t.Errorf("compact_at = %s: %v", v, err)
+		}
 	}
 }

@@ -46,7 +46,7 @@ const (
 	wantTiers     = `a list of tiers: "warn", "dumb", "imminent"`
 	wantBool      = "true or false"
 	wantTokens    = "a token count"
-	wantCompactAt = `"off", "prep", or a token count such as 150000 or "150k"`
+	wantCompactAt = `"off" (the default), "prep", or a token count of at least 20k such as 150000 or "150k"`
 	noLimit       = 1 << 62
 )
 
@@ -197,7 +197,7 @@ func checkPrep(v any) string {
 
 func checkCompactAt(v any) string {
 	if _, _, err := ModCompactAt(v); err != nil {
-		return "want " + wantCompactAt
+		return err.Error()
 	}
 	return ""
 }
