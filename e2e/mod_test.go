@@ -58,8 +58,8 @@ func TestModPluginValidateAndTest(t *testing.T) {
 	if err != nil || !strings.Contains(out, " 0 fail") {
 		t.Fatalf("claude plugin test %s: %v\n%s", dir, err, out)
 	}
-	if !regexp.MustCompile(`\b5 pass\b`).MatchString(out) {
-		t.Errorf("claude plugin test ran other than the mod's 5 tests:\n%s", out)
+	if !regexp.MustCompile(`\b10 pass\b`).MatchString(out) {
+		t.Errorf("claude plugin test ran other than the mod's 10 tests:\n%s", out)
 	}
 }
 
@@ -237,7 +237,8 @@ func TestModCompactAt(t *testing.T) {
 	}
 }
 
-// TestModCompactAtVerifyFails: a fork answer that fails verify sends no compaction request, and
+// TestModCompactAtVerifyFails: a fork answer that fails verify is not written (mod
+// save-checkpoint verifies before it replaces checkpoint.md), sends no compaction request, and
 // the row says why.
 func TestModCompactAtVerifyFails(t *testing.T) {
 	s, _ := modSession(t, "[mod]\ncompact_at = \"prep\"\n", nil, "--base=20000", "--step=40000")
@@ -251,9 +252,12 @@ func TestModCompactAtVerifyFails(t *testing.T) {
 	if !waitRequests(s, KindFork, 1, 120*time.Second) {
 		t.Fatal("no fork request after the prep tier")
 	}
-	screen, ok := s.Poll(60*time.Second, false, func(sc string) bool { return strings.Contains(sc, "checkpoint verify failed") })
+	screen, ok := s.Poll(60*time.Second, false, func(sc string) bool { return strings.Contains(sc, "checkpoint was not written") })
 	if !ok {
-		t.Errorf("the row does not say the checkpoint failed verify:\n%s", screen)
+		t.Errorf("the row does not say the checkpoint was not written:\n%s", screen)
+	}
+	if _, err := os.Stat(filepath.Join(s.Work, "state", "sessions", id, "checkpoint.md")); !os.IsNotExist(err) {
+		t.Errorf("a checkpoint that fails verify was written (%v)", err)
 	}
 	s.Prompt("prompt number 5")
 	if n := len(s.Requests(KindCompact)); n != 0 {

@@ -30,6 +30,15 @@ const RECEIPT_MS = 10 * 60_000
 // failure until the next compaction (the compaction count moves) so nothing more is sent.
 let flowing = false
 let failedAt: number | null = null
+// The compaction count when the last flow that compacted started (null: none yet). A new flow
+// waits until the count moved since then and the context fell below compact_at and climbed back
+// past it (rearmed), so a compaction that leaves the session past compact_at never loops.
+let lastFlow: number | null = null
+let rearmed = true
+// Compactions refused (a turn was running): the verified checkpoint is kept and the compaction
+// is retried at the next turn.complete without a new fork, this many times at most.
+let refused = 0
+const MAX_REFUSED = 3
 
 // The zoneline binary: $ZONELINE_BIN, else the path `zoneline install -mod` wrote beside the
 // manifest, else `zoneline` on PATH.
@@ -92,6 +101,7 @@ export const refresh = async ($: EngineInterface): Promise<ZoneStatus | null> =>
   if (next !== null) {
     const was = await read($, status)
     if (was !== null && next.compactions !== was.compactions) failedAt = null
+    if (next.known && next.compact_at > 0 && next.tokens < next.compact_at) rearmed = true
     await update($, status, () => next)
   }
   return next
@@ -102,29 +112,69 @@ const stop = async ($: EngineInterface, why: string) => {
   await update($, note, () => `zoneline: ${why}; nothing was sent`)
 }
 
-// The compact_at flow: fork → checkpoint written → verified → compact with the ready line.
-export const compactFlow = async ($: EngineInterface) => {
+// The compact_at flow: fork → checkpoint written → verified → compact with the ready line. s is
+// the status the flow starts from. A checkpoint already fresh and verified (a /compact-prep one,
+// or the one a refused compaction kept) is used as it is: no fork.
+export const compactFlow = async ($: EngineInterface, s: ZoneStatus) => {
   const id = await $.session.id()
-  await update($, note, () => 'zoneline: writing the checkpoint…')
-  const prompt = await run($, ['mod', 'fork-prompt', '-session', id])
-  if (prompt.exitCode !== 0) return stop($, `fork-prompt failed: ${firstLine(prompt.stderr)}`)
-  const reply = await $.model.fork({ prompt: prompt.stdout })
-  if (!reply.isAnswered) return stop($, `the fork did not answer (${reply.reason})`)
-  const path = await run($, ['checkpoint', 'path', '-session', id])
-  if (path.exitCode !== 0) return stop($, `checkpoint path failed: ${firstLine(path.stderr)}`)
-  const saved = await run($, ['mod', 'save-checkpoint', '-session', id], reply.text)
-  if (saved.exitCode !== 0 || saved.stdout.trim() !== path.stdout.trim()) {
-    return stop($, `the checkpoint was not written: ${firstLine(saved.stderr)}`)
+  let ready: ZoneStatus | null = s
+  if (!s.checkpoint_fresh || !s.checkpoint_verified) {
+    await update($, note, () => 'zoneline: writing the checkpoint…')
+    const prompt = await run($, ['mod', 'fork-prompt', '-session', id])
+    if (prompt.exitCode !== 0) return stop($, `fork-prompt failed: ${firstLine(prompt.stderr)}`)
+    const reply = await $.model.fork({ prompt: prompt.stdout })
+    if (!reply.isAnswered) return stop($, `the fork did not answer (${reply.reason})`)
+    const path = await run($, ['checkpoint', 'path', '-session', id])
+    if (path.exitCode !== 0) return stop($, `checkpoint path failed: ${firstLine(path.stderr)}`)
+    // save-checkpoint verifies before it writes: a bad answer leaves the checkpoint there alone.
+    const saved = await run($, ['mod', 'save-checkpoint', '-session', id], reply.text)
+    if (saved.exitCode !== 0 || saved.stdout.trim() !== path.stdout.trim()) {
+      return stop($, `the checkpoint was not written: ${firstLine(saved.stderr)}`)
+    }
+    const verified = await run($, ['checkpoint', 'verify', '-session', id])
+    if (verified.exitCode !== 0) return stop($, `checkpoint verify failed: ${firstLine(verified.stderr)}`)
+    ready = await refresh($)
   }
-  const verified = await run($, ['checkpoint', 'verify', '-session', id])
-  if (verified.exitCode !== 0) return stop($, `checkpoint verify failed: ${firstLine(verified.stderr)}`)
-  const ready = await refresh($)
-  if (ready === null || !ready.checkpoint_verified) return stop($, 'the checkpoint is not verified')
+  if (ready === null || !ready.checkpoint_fresh || !ready.checkpoint_verified) return stop($, 'the checkpoint is not verified')
+  // Still the moment to compact: no compaction ran meanwhile, and the session is still past the point.
+  if (ready.compactions !== s.compactions) {
+    await update($, note, () => 'zoneline: a compaction ran meanwhile; the checkpoint is kept, nothing was sent')
+    return
+  }
+  if (!ready.compact_due) {
+    await update($, note, () => null)
+    return
+  }
   await update($, note, () => 'zoneline: compacting…')
-  const done = await $.session.compact({ instructions: ready.instructions })
+  let done: Awaited<ReturnType<EngineInterface['session']['compact']>>
+  try {
+    done = await $.session.compact({ instructions: ready.instructions })
+  } catch (err) {
+    // Refused (a turn is running): keep the verified checkpoint, try again after the next turn.
+    const why = err instanceof Error ? err.message.slice(0, 160) : String(err)
+    refused++
+    if (refused > MAX_REFUSED) {
+      refused = 0
+      return stop($, `the compaction was refused ${MAX_REFUSED + 1} times (${why})`)
+    }
+    await update($, note, () => `zoneline: the compaction was refused (${why}); the verified checkpoint is kept, trying again after the next turn`)
+    return
+  }
+  refused = 0
   if (done.skip !== undefined) return stop($, `the compaction did not run: ${done.skip}`)
-  await update($, note, () => null)
+  lastFlow = s.compactions
+  rearmed = false
   await compacted($, done.tokensBefore, done.tokensAfter)
+  if (done.tokensAfter !== undefined && ready.compact_at > 0 && done.tokensAfter >= ready.compact_at) {
+    await update(
+      $,
+      note,
+      () =>
+        `zoneline: the compaction left ${short(done.tokensAfter ?? 0)}, still past compact_at ${short(ready.compact_at)}: no compaction again until the context falls below it`,
+    )
+    return
+  }
+  await update($, note, () => null)
 }
 
 const firstLine = (s: string) => (s.split('\n').find(l => l.trim() !== '') ?? 'no output').slice(0, 160)
@@ -157,9 +207,11 @@ const afterTurn = async ($: EngineInterface) => {
   const s = await refresh($)
   await readReceipt($)
   if (s === null || !s.compact_due || flowing || failedAt === s.compactions) return
+  // After a flow that compacted: only once the count moved and the context climbed back past compact_at.
+  if (lastFlow !== null && (s.compactions === lastFlow || !rearmed)) return
   flowing = true
   // Not awaited: the turn never waits on the fork.
-  void compactFlow($)
+  void compactFlow($, s)
     .catch(async (err: unknown) => stop($, err instanceof Error ? err.message.slice(0, 160) : String(err)))
     .finally(() => {
       flowing = false
@@ -192,6 +244,9 @@ export const register: Register = on => {
       await update($, note, () => null)
       await update($, receipt, () => null)
       failedAt = null
+      lastFlow = null
+      rearmed = true
+      refused = 0
     }
     return ran
   })

@@ -33,10 +33,16 @@ type World = {
   stdins: string[]
   compacts: { trigger: string; instructions?: string }[]
   forks: number
+  // What the engine's compaction does: tokens after it; throw to refuse it (a turn is running).
+  tokensAfter: number
+  refuse: number
+  refusals: number
+  // Runs when the fork answers (the world may change meanwhile).
+  onFork?: () => void
 }
 
 async function start($: Engine, on: On, over: Partial<World> = {}): Promise<World> {
-  const w: World = { status: answer(), verifyOK: true, forkText: '# zoneline checkpoint\nsession: x\n', runs: [], stdins: [], compacts: [], forks: 0, ...over }
+  const w: World = { status: answer(), verifyOK: true, forkText: '# zoneline checkpoint\nsession: x\n', runs: [], stdins: [], compacts: [], forks: 0, tokensAfter: 3000, refuse: 0, refusals: 0, ...over }
   mock.clock(on, { now: 1_000_000 })
   on('env.get', (_$, e) => ({ value: e.name === 'ZONELINE_BIN' ? '/bin/zoneline' : undefined }) as any)
   on('session.id', () => ({ value: ID }) as any)
@@ -67,11 +73,22 @@ async function start($: Engine, on: On, over: Partial<World> = {}): Promise<Worl
   })
   on('model.fork', () => {
     w.forks++
+    w.onFork?.()
     return { value: { isAnswered: true, text: w.forkText, usage: { input_tokens: 1, output_tokens: 1 } } } as any
   })
   on('session.compact', (_$, e) => {
+    if (w.refuse > 0) {
+      w.refuse--
+      w.refusals++
+      throw new Error('a turn is running')
+    }
     w.compacts.push({ trigger: e.trigger ?? 'plugin', ...(e.instructions === undefined ? {} : { instructions: e.instructions }) })
-    return { messages: MSGS, tokensBefore: 180000, tokensAfter: 3000 } as any
+    // What the hooks and the transcript then tell `zoneline mod status`: one more compaction, the
+    // checkpoint is the last compaction's, the context is what the compaction left.
+    const c = (w.status.compactions as number) + 1
+    const due = (w.status.compact_at as number) > 0 && w.tokensAfter >= (w.status.compact_at as number)
+    w.status = { ...w.status, compactions: c, tokens: w.tokensAfter, compact_due: due, checkpoint_fresh: false, checkpoint_verified: false, instructions: KEEP }
+    return { messages: MSGS, tokensBefore: 180000, tokensAfter: w.tokensAfter } as any
   })
   on('session.start', (_$, e) => ({ sessionId: ID, cwd: e.cwd }) as any)
   on('turn.complete', () => ({ text: '' }) as any)
@@ -148,6 +165,82 @@ describe('zoneline mod', () => {
     await turn($)
     await settle()
     expect(w.forks).toBe(1)
+  })
+
+  test('compact_at: a checkpoint already fresh and verified is used as it is, no fork', async ($, on) => {
+    const w = await start($, on, {
+      status: answer({ compact_at: 120000, compact_due: true, checkpoint_fresh: true, checkpoint_verified: true, instructions: READY }),
+    })
+    await turn($)
+    await settle()
+    expect(w.forks).toBe(0)
+    expect(w.runs.map(a => a.slice(1, 3).join(' '))).not.toContain('mod save-checkpoint')
+    expect(w.compacts).toEqual([{ trigger: 'plugin', instructions: READY }])
+  })
+
+  test('compact_at: a compaction that leaves the session past compact_at stops, says so, and does not loop', async ($, on) => {
+    const w = await start($, on, { status: answer({ compact_at: 120000, compact_due: true }), tokensAfter: 130000 })
+    await turn($)
+    await settle()
+    expect(w.compacts.length).toBe(1)
+    const ui = await $.ui.mount({ surface: 'terminal', ...BAND } as any)
+    expect(await ui.find({ type: 'Text', text: /left 130k, still past compact_at 120k/ })).toBeDefined()
+    await ui.unmount()
+    // Still due, the count moved: no new fork, no new compaction, turn after turn.
+    for (let i = 0; i < 3; i++) {
+      await turn($)
+      await settle()
+    }
+    expect(w.forks).toBe(1)
+    expect(w.compacts.length).toBe(1)
+    // The context falls below compact_at, then climbs back past it: a new flow.
+    w.status = { ...w.status, tokens: 60000, compact_due: false }
+    await turn($)
+    await settle()
+    w.status = { ...w.status, tokens: 140000, compact_due: true }
+    w.tokensAfter = 3000
+    await turn($)
+    await settle()
+    expect(w.forks).toBe(2)
+    expect(w.compacts.length).toBe(2)
+  })
+
+  test('compact_at: a compaction that ran while the fork wrote the checkpoint: nothing more is sent', async ($, on) => {
+    const w = await start($, on, { status: answer({ compact_at: 120000, compact_due: true }) })
+    w.onFork = () => {
+      w.status = { ...w.status, compactions: 1, tokens: 4000, compact_due: false }
+    }
+    await turn($)
+    await settle()
+    expect(w.forks).toBe(1)
+    expect(w.compacts).toEqual([])
+  })
+
+  test('compact_at: no longer due after the fork: nothing is sent', async ($, on) => {
+    const w = await start($, on, { status: answer({ compact_at: 120000, compact_due: true }) })
+    w.onFork = () => {
+      w.status = { ...w.status, compact_due: false }
+    }
+    await turn($)
+    await settle()
+    expect(w.forks).toBe(1)
+    expect(w.compacts).toEqual([])
+  })
+
+  test('compact_at: a refused compaction keeps the checkpoint and runs after the next turn, without a new fork', async ($, on) => {
+    const w = await start($, on, { status: answer({ compact_at: 120000, compact_due: true }), refuse: 1 })
+    await turn($)
+    await settle()
+    expect(w.forks).toBe(1)
+    expect(w.refusals).toBe(1)
+    expect(w.compacts).toEqual([])
+    const ui = await $.ui.mount({ surface: 'terminal', ...BAND } as any)
+    expect(await ui.find({ type: 'Text', text: /refused.*trying again after the next turn/ })).toBeDefined()
+    await ui.unmount()
+    await turn($)
+    await settle()
+    expect(w.forks).toBe(1)
+    expect(w.compacts).toEqual([{ trigger: 'plugin', instructions: READY }])
   })
 
   test('compact_at off: no fork', async ($, on) => {
