@@ -16,17 +16,18 @@ import (
 
 // installOptions are the flags of `zoneline install` and `zoneline uninstall`.
 type installOptions struct {
-	project bool   // .claude/settings.json of the current repository instead of the user's
-	force   bool   // install: replace a foreign statusLine, overwrite edited skill files
-	wrap    bool   // install: a foreign statusLine becomes zoneline wrapping its command
-	dryRun  bool   // print the diff, change nothing
-	purge   bool   // uninstall: remove config and state too
-	bin     string // install: the zoneline Claude Code is to run; "" means this binary
-	mod     bool   // install: the Claude Code mod too (installmod.go)
+	project bool    // .claude/settings.json of the current repository instead of the user's
+	force   bool    // install: replace a foreign statusLine, overwrite edited skill files
+	wrap    bool    // install: a foreign statusLine becomes zoneline wrapping its command
+	dryRun  bool    // print the diff, change nothing
+	purge   bool    // uninstall: remove config and state too
+	bin     string  // install: the zoneline Claude Code is to run; "" means this binary
+	mod     bool    // install: the Claude Code mod too; uninstall: the mod alone (installmod.go)
+	usedBin *string // install: set to the binary the hooks run (the mod runs the same one)
 }
 
 func runInstall(e *Env, args []string) int {
-	fs := e.flags("install", "[-project] [-wrap] [-force] [-dry-run] [-bin PATH]")
+	fs := e.flags("install", "[-project] [-wrap] [-force] [-dry-run] [-bin PATH] [-mod]")
 	var o installOptions
 	fs.StringVar(&o.bin, "bin", "", "the absolute path of the zoneline binary Claude Code and the skills are to run (default: this binary; install.sh's dry run names the one it would install)")
 	fs.BoolVar(&o.project, "project", false, "register in .claude/settings.json of the current repository instead of "+filepath.Join(e.Paths.ClaudeDir, "settings.json"))
@@ -37,20 +38,36 @@ func runInstall(e *Env, args []string) int {
 	if code, ok := parse(fs, args); !ok {
 		return code
 	}
+	if o.mod {
+		// Checked before anything is written: no half install.
+		if code := e.checkMod(o); code != exitOK {
+			return code
+		}
+	}
+	var bin string
+	o.usedBin = &bin
 	if code := e.install(o, false); code != exitOK || !o.mod {
 		return code
 	}
-	return e.installMod(o.dryRun)
+	return e.installMod(bin, o.dryRun)
 }
 
 func runUninstall(e *Env, args []string) int {
-	fs := e.flags("uninstall", "[-project] [-purge] [-dry-run]")
+	fs := e.flags("uninstall", "[-project] [-purge] [-dry-run] [-mod]")
 	var o installOptions
 	fs.BoolVar(&o.project, "project", false, "unregister from .claude/settings.json of the current repository")
 	fs.BoolVar(&o.purge, "purge", false, "also remove the config file and the state dir")
 	fs.BoolVar(&o.dryRun, "dry-run", false, "print the diff that would be applied and change nothing")
+	fs.BoolVar(&o.mod, "mod", false, "remove only the Claude Code mod (the hooks, status line and skills stay)")
 	if code, ok := parse(fs, args); !ok {
 		return code
+	}
+	if o.mod {
+		if o.project || o.purge {
+			fmt.Fprintln(e.Stderr, "zoneline: uninstall -mod removes only the mod, which is installed for the user: run it without -project and -purge")
+			return exitUsage
+		}
+		return e.uninstallMod(o.dryRun)
 	}
 	if code := e.install(o, true); code != exitOK || o.project {
 		return code
@@ -148,6 +165,9 @@ func (e *Env) install(o installOptions, uninstall bool) int {
 	if err != nil {
 		fmt.Fprintln(e.Stderr, err)
 		return exitFail
+	}
+	if o.usedBin != nil {
+		*o.usedBin = bin
 	}
 	opts := install.Options{
 		Settings: settings, ClaudeDir: claudeDir, Bin: bin, GOOS: runtime.GOOS,

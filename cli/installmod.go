@@ -8,13 +8,32 @@ import (
 	"github.com/zoneline/zoneline/mod"
 )
 
-// installMod is `zoneline install -mod`'s part: the mod's folder into Claude Code's skills
-// folder, where Claude Code auto-loads it (docs/mod.md).
-func (e *Env) installMod(dryRun bool) int {
-	bin, err := executable()
-	if err != nil {
-		fmt.Fprintln(e.Stderr, err)
+// checkMod is what `install -mod` checks before anything is written. The mod is the user's: it
+// goes to <claude>/skills/zoneline-mod, which Claude Code loads in every session, and has no
+// project form, so -project with -mod is refused (for one project: claude --plugin-dir). A folder
+// of that name that is not zoneline's stops the install before the settings are touched.
+func (e *Env) checkMod(o installOptions) int {
+	if o.project {
+		fmt.Fprintln(e.Stderr, "zoneline: -mod installs the mod for the user (Claude Code loads "+safetext.Line(install.ModDir(e.Paths.ClaudeDir))+" in every session); it has no -project form: run 'zoneline install -project' and 'zoneline install -mod' separately, or load it for one session with 'claude --plugin-dir'")
+		return exitUsage
+	}
+	if err := install.CheckModDir(e.Paths.ClaudeDir); err != nil {
+		fmt.Fprintln(e.Stderr, safetext.Text(err.Error())+"\nzoneline: install changed nothing")
 		return exitFail
+	}
+	return exitOK
+}
+
+// installMod is `zoneline install -mod`'s part: the mod's folder into Claude Code's skills
+// folder, where Claude Code auto-loads it (docs/mod.md). bin is the binary the hooks run (-bin,
+// or this binary made stable); the mod runs the same one.
+func (e *Env) installMod(bin string, dryRun bool) int {
+	if bin == "" {
+		var err error
+		if bin, err = executable(); err != nil {
+			fmt.Fprintln(e.Stderr, err)
+			return exitFail
+		}
 	}
 	dir, changed, err := install.InstallMod(e.Paths.ClaudeDir, bin, mod.FS, mod.Root, dryRun)
 	if err != nil {

@@ -38,6 +38,16 @@ func IsModDir(dir string) bool {
 	return bytes.Contains(data, []byte(`"name": "`+ModName+`"`))
 }
 
+// CheckModDir returns an error when ModDir(claudeDir) exists and is not zoneline's mod (so
+// InstallMod would refuse it): install -mod checks it before it writes anything.
+func CheckModDir(claudeDir string) error {
+	dir := ModDir(claudeDir)
+	if _, err := os.Lstat(dir); err == nil && !IsModDir(dir) {
+		return fmt.Errorf("zoneline: %s exists and is not zoneline's mod: move it away, then run 'zoneline install -mod' again", dir)
+	}
+	return nil
+}
+
 // InstallMod writes the mod from src (rooted at root) into ModDir(claudeDir) with bin in its
 // ModPathFile. A folder there that is not zoneline's is left alone (an error). It returns the
 // folder and whether anything changed.
@@ -46,8 +56,8 @@ func InstallMod(claudeDir, bin string, src fs.FS, root string, dryRun bool) (str
 	if !filepath.IsAbs(dir) {
 		return "", false, errors.New("zoneline: Claude Code's folder is not an absolute path")
 	}
-	if _, err := os.Lstat(dir); err == nil && !IsModDir(dir) {
-		return dir, false, fmt.Errorf("zoneline: %s exists and is not zoneline's mod: move it away, then run 'zoneline install -mod' again", dir)
+	if err := CheckModDir(claudeDir); err != nil {
+		return dir, false, err
 	}
 	files := map[string][]byte{ModPathFile: []byte(bin + "\n")}
 	err := fs.WalkDir(src, root, func(p string, d fs.DirEntry, err error) error {
