@@ -109,6 +109,6 @@ check = true
 [mod]
 # The Claude Code mod (zoneline install -mod): compact an idle session by itself once it is past
 # this point, after writing and verifying a checkpoint through a fork of the conversation.
-# "off", "prep" (the session's prep tier) or a token count such as 150000 or "150k".
+# "off", "prep" (the session's prep tier) or a token count of at least 20k such as 150000 or "150k".
 compact_at = "off"
 `
