@@ -26,7 +26,26 @@ func TestNormalSessionLogHasNoErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	os.WriteFile(tr, data, 0o600)
+	// The transcript grows as the session runs: each Stop finds its turn's reply at the end.
+	lines := strings.SplitAfter(string(data), "\n")
+	os.WriteFile(tr, nil, 0o600)
+	grown := 0
+	growTo := func(upTo int) {
+		f, _ := os.OpenFile(tr, os.O_APPEND|os.O_WRONLY, 0)
+		defer f.Close()
+		for ; grown < upTo && grown < len(lines); grown++ {
+			f.WriteString(lines[grown])
+		}
+	}
+	growToReply := func(reply string) {
+		needle, _ := json.Marshal(reply)
+		for i := grown; i < len(lines); i++ {
+			if strings.Contains(lines[i], string(needle)) {
+				growTo(i + 1)
+				return
+			}
+		}
+	}
 	run := func(args []string, stdin []byte) {
 		t.Helper()
 		var out, errb bytes.Buffer
@@ -46,6 +65,9 @@ func TestNormalSessionLogHasNoErrors(t *testing.T) {
 			t.Fatal(err)
 		}
 		p["transcript_path"], p["cwd"] = tr, dir
+		if reply, ok := p["last_assistant_message"].(string); ok && p["hook_event_name"] == "Stop" {
+			growToReply(reply)
+		}
 		b, _ := json.Marshal(p)
 		if strings.HasPrefix(name, "statusline-") {
 			run([]string{"statusline"}, b)
@@ -63,6 +85,7 @@ func TestNormalSessionLogHasNoErrors(t *testing.T) {
 	// The mod: its status and a checkpoint from a fork.
 	run([]string{"mod", "status"}, []byte(`{"session_id":"`+sid+`","transcript_path":"`+tr+`","cwd":"`+dir+`","model":{"id":"claude-opus-5-5"},"context_window":{"context_window_size":1000000,"current_usage":{"input_tokens":140000}}}`))
 	run([]string{"mod", "save-checkpoint", "-session", sid}, []byte(goodCheckpointOf(sid, "Fix the login redirect loop.")))
+	growTo(len(lines))
 	replay("hook-manual-PreCompact-manual-01.json")
 	replay("hook-manual-SessionStart-compact-01.json")
 	replay("hook-manual-PostCompact-manual-01.json")
