@@ -4,17 +4,16 @@
 package cli
 
 import (
-	"path/filepath"
-
 	"flag"
 	"fmt"
-	"github.com/zoneline/zoneline/config"
-	"github.com/zoneline/zoneline/internal/safetext"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/zoneline/zoneline/config"
+	"github.com/zoneline/zoneline/internal/safetext"
 	"github.com/zoneline/zoneline/paths"
 	"github.com/zoneline/zoneline/state"
 )

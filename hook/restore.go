@@ -3,9 +3,6 @@ package hook
 import (
 	"errors"
 	"fmt"
-	"github.com/zoneline/zoneline/internal/jsonscan"
-	"github.com/zoneline/zoneline/internal/redact"
-	"github.com/zoneline/zoneline/state"
 	"os"
 	"strings"
 	"time"
@@ -13,8 +10,11 @@ import (
 
 	"github.com/zoneline/zoneline/checkpoint"
 	"github.com/zoneline/zoneline/config"
+	"github.com/zoneline/zoneline/internal/jsonscan"
+	"github.com/zoneline/zoneline/internal/redact"
 	"github.com/zoneline/zoneline/payload"
 	"github.com/zoneline/zoneline/snapshot"
+	"github.com/zoneline/zoneline/state"
 )
 
 // Restore sizes. Claude Code shows additionalContext over 10,000 characters as a preview, so

@@ -21,7 +21,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/zoneline/zoneline/state"
 	"hash/fnv"
 	"io/fs"
 	"os"
@@ -33,6 +32,7 @@ import (
 
 	"github.com/zoneline/zoneline/config"
 	"github.com/zoneline/zoneline/skills"
+	"github.com/zoneline/zoneline/state"
 )
 
 // Names of the files install keeps beside settings.json.

@@ -6,9 +6,10 @@ package payload
 import (
 	"errors"
 	"fmt"
-	"github.com/zoneline/zoneline/internal/jsonscan"
 	"io"
 	"math"
+
+	"github.com/zoneline/zoneline/internal/jsonscan"
 )
 
 // MaxInput is the most stdin that is read; a larger payload is cut and reported.

@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"github.com/zoneline/zoneline/internal/jsonscan"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/zoneline/zoneline/internal/jsonscan"
 )
 
 // The reference: the same payload types decoded by encoding/json, which the scanner replaces

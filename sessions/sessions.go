@@ -8,13 +8,13 @@ import (
 	"cmp"
 	"encoding/json"
 	"errors"
-	"github.com/zoneline/zoneline/internal/jsonscan"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"time"
 
+	"github.com/zoneline/zoneline/internal/jsonscan"
 	"github.com/zoneline/zoneline/notify"
 	"github.com/zoneline/zoneline/state"
 )

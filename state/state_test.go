@@ -7,7 +7,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -363,22 +362,20 @@ func TestTouchSession(t *testing.T) {
 		t.Error("the touch changed the registry's content")
 	}
 	// A symlink planted in its place is not followed.
-	if runtime.GOOS != "windows" {
-		target := filepath.Join(testtmp.Dir(t), "target")
-		os.WriteFile(target, nil, 0o600)
-		old := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
-		os.Chtimes(target, old, old)
-		os.Rename(path, path+".bak")
-		os.Symlink(target, path)
-		if err := d.TouchSession(id, t1); err == nil {
-			t.Error("touched through a symlink")
-		}
-		if fi, _ := os.Stat(target); !fi.ModTime().Equal(old) {
-			t.Errorf("the symlink's target was touched: %v", fi.ModTime())
-		}
-		os.Remove(path)
-		os.Rename(path+".bak", path)
+	target := filepath.Join(testtmp.Dir(t), "target")
+	os.WriteFile(target, nil, 0o600)
+	old := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
+	os.Chtimes(target, old, old)
+	os.Rename(path, path+".bak")
+	os.Symlink(target, path)
+	if err := d.TouchSession(id, t1); err == nil {
+		t.Error("touched through a symlink")
 	}
+	if fi, _ := os.Stat(target); !fi.ModTime().Equal(old) {
+		t.Errorf("the symlink's target was touched: %v", fi.ModTime())
+	}
+	os.Remove(path)
+	os.Rename(path+".bak", path)
 	// An older file time never moves Updated back.
 	os.Chtimes(path, t0.Add(-time.Hour), t0.Add(-time.Hour))
 	if s, _ := d.LoadSession(id); !s.Updated.Equal(t0) {
@@ -389,9 +386,6 @@ func TestTouchSession(t *testing.T) {
 // A session folder's check holds for checkFor; after it, a symlink planted in its place is
 // refused again (long-running commands call Session for minutes).
 func TestSessionCheckExpires(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("symlinks")
-	}
 	d := Dir{Root: testtmp.Dir(t)}
 	const id = "bbb8e696-ca66-4fcf-8fb3-651eb7e68c12"
 	dir, err := d.Session(id)

@@ -2,10 +2,10 @@ package tune
 
 import (
 	"fmt"
-	"github.com/zoneline/zoneline/internal/textdiff"
 	"strings"
 
 	"github.com/zoneline/zoneline/config"
+	"github.com/zoneline/zoneline/internal/textdiff"
 	"github.com/zoneline/zoneline/zones"
 )
 

@@ -64,9 +64,9 @@ type Compact struct {
 	Estimate bool   // true when computed from Claude Code's constants (a server may differ)
 }
 
-// AutoCompact computes the auto-compact point as Claude Code 2.1.332 does (ZONES.md):
-// effective = window − min(max output, 20k); point = effective − 13k; a percent override gives
-// min(floor(effective × p / 100), effective − 13k).
+// AutoCompact computes the auto-compact point as Claude Code 2.1.332 does (README.md, "Window
+// and auto-compact point"): effective = window − min(max output, 20k); point = effective − 13k;
+// a percent override gives min(floor(effective × p / 100), effective − 13k).
 func AutoCompact(in CompactInput) Compact {
 	switch {
 	case in.OverrideOff:

@@ -73,7 +73,7 @@ type Rule struct {
 	Prep   string // "", a zone name, a token count ("150000", "150k") or a percent of the window ("70%")
 }
 
-// Defaults returns the built-in thresholds for a model id and window (ZONES.md).
+// Defaults returns the built-in thresholds for a model id and window (README.md, "Zones").
 func Defaults(modelID string, window int64) Thresholds {
 	id := strings.ToLower(modelID)
 	switch {
@@ -100,7 +100,8 @@ func WindowClass(window int64) string {
 	return "200k"
 }
 
-// Match reports whether rule r applies to the model id and window.
+// Matches reports whether rule r applies to the model id and window: its Match glob against
+// the model id (case-insensitively) when it has one, else its Window class.
 func (r Rule) Matches(modelID string, window int64) bool {
 	if r.Match != "" {
 		ok, err := path.Match(strings.ToLower(r.Match), strings.ToLower(modelID))

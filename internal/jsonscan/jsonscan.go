@@ -30,7 +30,8 @@ type SyntaxError struct {
 
 func (e *SyntaxError) Error() string { return fmt.Sprintf("%s at offset %d", e.msg, e.off) }
 
-// scanner reads one JSON value from b.
+// Scanner reads one JSON value: Decode hands it to a callback, which reads each field's
+// value with one of its readers (String, Int, Object, …) or Skip.
 type Scanner struct {
 	b       []byte
 	i       int
@@ -137,7 +138,7 @@ func (s *Scanner) mismatch(name string) {
 	}
 }
 
-// str reads a string field; another kind of value is skipped and reported (null leaves it).
+// String reads a string field; another kind of value is skipped and reported (null leaves it).
 func (s *Scanner) String(name string, dst *string) error {
 	switch s.peek() {
 	case '"':
@@ -332,7 +333,7 @@ func isHex4(b []byte) bool {
 	return true
 }
 
-// skip reads and validates any value.
+// Skip reads and validates any value.
 func (s *Scanner) Skip() error {
 	switch c := s.peek(); {
 	case c == '{':
@@ -429,7 +430,7 @@ func (s *Scanner) end() error {
 	return nil
 }
 
-// unquote decodes a validated raw string: escapes, surrogate pairs, and U+FFFD for invalid
+// Unquote decodes a validated raw string: escapes, surrogate pairs, and U+FFFD for invalid
 // UTF-8 and lone surrogates, as encoding/json does.
 func Unquote(raw []byte) string {
 	if !needsUnquote(raw) {
@@ -514,7 +515,7 @@ func hex4(b []byte) int {
 	return n
 }
 
-// keyIs reports whether a raw key names field: exactly, or ASCII case-insensitively (as
+// KeyIs reports whether a raw key names field: exactly, or ASCII case-insensitively (as
 // encoding/json matches struct fields). A key with escapes is decoded first.
 func KeyIs(raw []byte, field string) bool {
 	if string(raw) == field {
@@ -531,10 +532,10 @@ func KeyIs(raw []byte, field string) bool {
 	return bytes.EqualFold(raw, []byte(field))
 }
 
-// scanDecode runs fn over the top-level object of data, with encoding/json's error rules.
-// Decode walks the top-level object of data, calling fn for each key; fn must consume the value
-// (with a reader such as String, or Skip). It returns ErrEmpty, ErrNotObject, a *SyntaxError
-// (nothing can be trusted), or a *TypeError (every other field was read).
+// Decode walks the top-level object of data, with encoding/json's error rules, calling fn for
+// each key; fn must consume the value (with a reader such as String, or Skip). It returns
+// ErrEmpty, ErrNotObject, a *SyntaxError (nothing can be trusted), or a *TypeError (every other
+// field was read).
 func Decode(data []byte, fn func(s *Scanner, key []byte) error) error {
 	data = bytes.TrimSpace(data)
 	if len(data) == 0 {
