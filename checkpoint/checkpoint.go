@@ -40,7 +40,7 @@ import (
 )
 
 // FileName is the checkpoint's name in the session's state folder.
-const FileName = "checkpoint.md"
+const FileName = state.CheckpointName
 
 // MaxSize is the largest checkpoint file read; anything larger is refused, not cut.
 const MaxSize = 256 << 10

@@ -2,13 +2,13 @@ package cli
 
 import (
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 
 	"github.com/mattn/go-runewidth"
 
 	"github.com/zoneline/zoneline/config"
+	"github.com/zoneline/zoneline/state"
 )
 
 // The SVG terminal's geometry and colours. The picture is deterministic: the same render gives
@@ -66,8 +66,8 @@ func (e *Env) writePreviewSVG(path string, pe Env, cfg *config.Config, cfgErr er
 			rows = append(rows, svgRow{label: label, line: l})
 		}
 	}
-	if err := os.WriteFile(path, renderSVG(rows, width), 0o644); err != nil {
-		fmt.Fprintf(e.Stderr, "zoneline: writing the picture: %v\n", err)
+	if err := state.WritePublic(path, renderSVG(rows, width)); err != nil {
+		fmt.Fprintln(e.Stderr, err) // "zoneline: writing <path>: <reason>"
 		return exitFail
 	}
 	fmt.Fprintf(e.Stdout, "wrote %s\n", path)

@@ -141,8 +141,8 @@ func runTune(e *Env, args []string) int {
 	if o.SVG != "" {
 		var b strings.Builder
 		tune.SVG(&b, rep)
-		if err := writePublic(o.SVG, []byte(b.String())); err != nil {
-			fmt.Fprintf(e.Stderr, "zoneline: writing %s: %v\n", o.SVG, err)
+		if err := state.WritePublic(o.SVG, []byte(b.String())); err != nil {
+			fmt.Fprintln(e.Stderr, err) // "zoneline: writing <path>: <reason>"
 			return exitFail
 		}
 		fmt.Fprintf(e.Stderr, "zoneline: wrote %s\n", o.SVG)
@@ -187,7 +187,7 @@ func (e *Env) tuneWrite(rep *tune.Report, out io.Writer) int {
 // registryWindows returns the window the statusline last saw for each model id, from the
 // state dir's session registry.
 func (e *Env) registryWindows() map[string]int64 {
-	dir := filepath.Join(e.State.Root, "sessions")
+	dir := filepath.Join(e.State.Root, state.SessionsDirName)
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return nil
@@ -217,30 +217,6 @@ func (e *Env) registryWindows() map[string]int64 {
 		out[k] = v.window
 	}
 	return out
-}
-
-// writePublic writes a file the user asked for (the SVG) atomically, readable by others as a
-// file they made would be (0644), without touching its folder's mode.
-func writePublic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Chmod(0o644)
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-	}
-	return err
 }
 
 // isTerminal reports whether w is a terminal (a character device).

@@ -351,7 +351,7 @@ func LastSession(d state.Dir) *state.Session {
 	if !d.Usable() {
 		return nil
 	}
-	ents, err := os.ReadDir(filepath.Join(d.Root, "sessions"))
+	ents, err := os.ReadDir(filepath.Join(d.Root, state.SessionsDirName))
 	if err != nil {
 		return nil
 	}
@@ -364,7 +364,7 @@ func LastSession(d state.Dir) *state.Session {
 		if !e.IsDir() || !state.ValidSessionID(e.Name()) {
 			continue
 		}
-		fi, err := os.Stat(filepath.Join(d.Root, "sessions", e.Name(), state.SessionFileName))
+		fi, err := os.Stat(filepath.Join(d.Root, state.SessionsDirName, e.Name(), state.SessionFileName))
 		if err != nil {
 			continue
 		}

@@ -28,8 +28,8 @@ import (
 // cannot be had (held past compactionsLockWait, or a symlink planted at it) skips the update
 // with an error the handler logs: an update done unlocked could lose another one.
 const (
-	compactionsFile = "compactions.json"
-	compactionsLock = ".compactions.lock"
+	compactionsFile = state.CompactionsName
+	compactionsLock = state.CompactionsLockName
 	maxCompactions  = 64 // records kept
 	maxStateFile    = 256 << 10
 	// compactionsLockWait is how long an update waits for the lock: racing hooks hold it a few

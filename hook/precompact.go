@@ -128,7 +128,7 @@ func newestMarker(c *Context, id string) (time.Time, bool) {
 	if err != nil {
 		return time.Time{}, false
 	}
-	files, _ := filepath.Glob(filepath.Join(dir, "marker-*.json"))
+	files, _ := filepath.Glob(filepath.Join(dir, state.MarkerPrefix+"*"+state.MarkerSuffix))
 	var newest time.Time
 	for _, f := range files {
 		if t, ok := modTime(f); ok && t.After(newest) {

@@ -843,13 +843,13 @@ func uninstall(o Options) (*Result, error) {
 // purgeState removes what zoneline keeps in the state dir and the dir when that empties it. It
 // returns the names of entries it left.
 func purgeState(dir string) []string {
-	for _, name := range []string{"sessions", "snapshots"} {
+	for _, name := range []string{state.SessionsDirName, state.SnapshotsDirName} {
 		os.RemoveAll(filepath.Join(dir, name))
 	}
 	ents, _ := os.ReadDir(dir)
 	var left []string
 	for _, e := range ents {
-		if strings.HasPrefix(e.Name(), "zoneline.log") || strings.HasPrefix(e.Name(), ".") && strings.Contains(e.Name(), ".tmp-") {
+		if strings.HasPrefix(e.Name(), state.LogName) || state.IsTemp(e.Name()) {
 			os.Remove(filepath.Join(dir, e.Name()))
 			continue
 		}

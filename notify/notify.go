@@ -197,17 +197,11 @@ type Marker struct {
 	Notify      bool      `json:"notify"` // a notification was sent for it
 }
 
-// File names in a session's folder (and markerName, "marker-<epoch>-<tier>.json"; epochs are
-// "epoch-<n>.json", deliveries "delivered-<epoch>-<tier>").
-const (
-	pendingName = "nudge-pending.json"
-	deliverFmt  = "delivered-%d-%s"
-)
+// pendingName is the pending nudge's file in a session's folder (state/layout.go).
+const pendingName = state.NudgePendingName
 
 // markerName is the file name of a tier's marker in an epoch.
-func markerName(epoch int, t Tier) string {
-	return "marker-" + strconv.Itoa(epoch) + "-" + t.String() + ".json"
-}
+func markerName(epoch int, t Tier) string { return state.MarkerName(epoch, t.String()) }
 
 // appendJSON appends m as indented JSON, as encoding/json's MarshalIndent writes it (the
 // markers are written on the statusline's hot path, where encoding/json's first use costs a
@@ -397,7 +391,7 @@ func advance(sdir string, e int, reason string, now time.Time) (int, error) {
 	data := append(strconv.AppendInt([]byte(`{"epoch":`), int64(e+1), 10), `,"reason":`...)
 	data = jsonscan.AppendString(data, reason)
 	data = append(now.UTC().AppendFormat(append(data, `,"time":"`...), time.RFC3339Nano), "\"}\n"...)
-	created, err := createExclusive(filepath.Join(sdir, "epoch-"+strconv.Itoa(e+1)+".json"), data)
+	created, err := createExclusive(filepath.Join(sdir, state.EpochName(e+1)), data)
 	if err != nil {
 		return e, err
 	}
@@ -429,20 +423,20 @@ func scan(sdir string) (scanned, error) {
 	// The current epoch is the highest epoch file; markers and deliveries of older epochs are
 	// ignored. (Two passes over a few dozen names; no maps.)
 	for _, n := range names {
-		if rest, ok := strings.CutPrefix(n, "epoch-"); ok {
-			if e, err := strconv.Atoi(strings.TrimSuffix(rest, ".json")); err == nil && strings.HasSuffix(rest, ".json") && e > sc.epoch {
+		if rest, ok := strings.CutPrefix(n, state.EpochPrefix); ok {
+			if e, err := strconv.Atoi(strings.TrimSuffix(rest, state.EpochSuffix)); err == nil && strings.HasSuffix(rest, state.EpochSuffix) && e > sc.epoch {
 				sc.epoch = e
 			}
 		}
 	}
 	for _, n := range names {
 		switch {
-		case strings.HasPrefix(n, "marker-") && strings.HasSuffix(n, ".json"):
-			if e, t, ok := epochTier(strings.TrimSuffix(strings.TrimPrefix(n, "marker-"), ".json")); ok && e == sc.epoch {
+		case strings.HasPrefix(n, state.MarkerPrefix) && strings.HasSuffix(n, state.MarkerSuffix):
+			if e, t, ok := epochTier(strings.TrimSuffix(strings.TrimPrefix(n, state.MarkerPrefix), state.MarkerSuffix)); ok && e == sc.epoch {
 				sc.markers = append(sc.markers, t)
 			}
-		case strings.HasPrefix(n, "delivered-"):
-			if e, t, ok := epochTier(strings.TrimPrefix(n, "delivered-")); ok && e == sc.epoch {
+		case strings.HasPrefix(n, state.DeliveredPrefix):
+			if e, t, ok := epochTier(strings.TrimPrefix(n, state.DeliveredPrefix)); ok && e == sc.epoch {
 				sc.delivered[t] = true
 			}
 		}

@@ -104,7 +104,7 @@ func TakeNudge(dir state.Dir, sessionID string) (*Marker, error) {
 		if !m.Nudge {
 			continue
 		}
-		won, err := createExclusive(filepath.Join(sdir, fmt.Sprintf(deliverFmt, sc.epoch, t)), []byte(time.Now().UTC().Format(time.RFC3339)+"\n"))
+		won, err := createExclusive(filepath.Join(sdir, state.DeliveredName(sc.epoch, t.String())), []byte(time.Now().UTC().Format(time.RFC3339)+"\n"))
 		if err != nil {
 			return best, err
 		}

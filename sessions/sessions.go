@@ -64,7 +64,7 @@ func List(d state.Dir, o Options) ([]Entry, error) {
 	if !d.Usable() {
 		return nil, state.ErrNoStateDir
 	}
-	root := filepath.Join(d.Root, "sessions")
+	root := filepath.Join(d.Root, state.SessionsDirName)
 	ents, err := os.ReadDir(root)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -186,7 +186,7 @@ type Compactions struct {
 }
 
 // CompactionsFile is the hooks' compaction record in a session's folder.
-const CompactionsFile = "compactions.json"
+const CompactionsFile = state.CompactionsName
 
 // ReadCompactions reads a session's compactions.json; a missing file is an error satisfying
 // errors.Is(err, fs.ErrNotExist).
@@ -206,7 +206,7 @@ func ReadCompactions(d state.Dir, id string) (Compactions, error) {
 
 // PromptFile records the session's last submitted prompt (touched on UserPromptSubmit): its
 // modification time is the time of the last prompt.
-const PromptFile = "prompt.json"
+const PromptFile = state.PromptName
 
 // Prompt is what prompt.json says: PromptID is the session's first recorded prompt (the file is
 // written once, then only touched), Time the last prompt's.

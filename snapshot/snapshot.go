@@ -25,9 +25,9 @@ import (
 
 // Tuning numbers.
 const (
-	DirName     = "snapshots" // under the state dir
-	DefaultKeep = 40          // snapshots kept when the config says nothing
-	Version     = 1           // the file format's version
+	DirName     = state.SnapshotsDirName // under the state dir
+	DefaultKeep = 40                     // snapshots kept when the config says nothing
+	Version     = 1                      // the file format's version
 
 	GitTimeout = 1500 * time.Millisecond // `git config` and `git status` together, under PreCompact
 	MaxDirty   = 50                      // dirty files recorded

@@ -15,13 +15,11 @@ const (
 	// StaleTemp is the age past which a temp file left by an interrupted atomic write
 	// (".<name>.tmp-<random>") is removed: no write takes this long.
 	StaleTemp = time.Minute
-	// GCStampName is the stamp file whose modification time records the last GC.
-	GCStampName = "gc.stamp"
 )
 
 // tempDirs are the folders below the root, besides each session's, where atomic writes leave
 // temp files when killed.
-var tempDirs = []string{"", "snapshots", SessionsDirName}
+var tempDirs = []string{"", SnapshotsDirName, SessionsDirName}
 
 // GCResult is what one GC removed.
 type GCResult struct {
@@ -121,7 +119,7 @@ func newest(dir string) time.Time {
 
 // IsTemp reports whether name is a temp file of an atomic write: ".<name>.tmp-<random>".
 func IsTemp(name string) bool {
-	return strings.HasPrefix(name, ".") && strings.Contains(name, ".tmp-")
+	return strings.HasPrefix(name, ".") && strings.Contains(name, tempInfix)
 }
 
 // removeStaleTemps removes the temp files in dir older than StaleTemp and returns how many.

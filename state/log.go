@@ -13,11 +13,11 @@ import (
 	"github.com/zoneline/zoneline/internal/safetext"
 )
 
-// MaxLog is the size at which the log is rotated to zoneline.log.1 (one old file is kept).
+// MaxLog is the size at which the log is rotated to LogRotatedName (one old file is kept).
 const MaxLog = 256 << 10
 
 // LogPath returns the log's path.
-func (d Dir) LogPath() string { return filepath.Join(d.Root, "zoneline.log") }
+func (d Dir) LogPath() string { return filepath.Join(d.Root, LogName) }
 
 // InfoMark follows the time of a log line that records something ordinary (a warning tier
 // crossed, a GC, a compact-flow step), not an error: "<time> info <command>: <message>". Lines
@@ -67,7 +67,7 @@ func (d Dir) logLine(level, command, msg string) {
 			return
 		}
 		if fi.Size() > MaxLog {
-			os.Rename(path, path+".1")
+			os.Rename(path, filepath.Join(d.Root, LogRotatedName))
 		}
 	} // (rawfs.Append sets a loose log's mode back to 0600)
 	line := time.Now().UTC().AppendFormat(nil, time.RFC3339)

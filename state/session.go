@@ -63,9 +63,6 @@ func (s *Session) OnlyMoved(o Session) bool {
 	return a.Same(b)
 }
 
-// SessionFileName is the registry file in a session's folder.
-const SessionFileName = "session.json"
-
 // LoadSession reads a session's registry entry. A missing or corrupt file yields a fresh entry
 // (and the error), so the caller can go on.
 func (d Dir) LoadSession(id string) (*Session, error) {

@@ -63,9 +63,6 @@ var ErrBadSession = errors.New("zoneline: session id is not a UUID")
 // ErrPlanted reports a symlink or other non-directory where the state dir keeps a folder.
 var ErrPlanted = errors.New("zoneline: a symlink or file sits where the state dir keeps a folder; remove it")
 
-// SessionsDirName is the folder of the per-session folders, below the root.
-const SessionsDirName = "sessions"
-
 // Session returns the session's folder, <root>/sessions/<id>, without creating it. It refuses
 // an id that is not a UUID, and a sessions/ or sessions/<id> that exists but is not a real
 // directory (a planted symlink), so that no write through the returned path can leave the
@@ -187,26 +184,35 @@ func TightenConfig(path string) error {
 // WriteFile writes data to path atomically: a private temp file in the same folder, fsync,
 // rename. The previous version stays whole until the rename; a planted symlink at path is
 // replaced, never followed. The folder is created 0700 when missing.
-func WriteFile(path string, data []byte) error { return writeFile(path, data, 0o600, true) }
+func WriteFile(path string, data []byte) error { return writeFile(path, data, 0o600, true, true) }
 
 // WriteFileMode is WriteFile with the file's mode, for files that are not zoneline's own (a
 // user's settings.json keeps its mode).
 func WriteFileMode(path string, data []byte, perm os.FileMode) error {
-	return writeFile(path, data, perm, true)
+	return writeFile(path, data, perm, true, true)
 }
+
+// WritePublic writes a file a person asked for (an SVG picture) atomically, as WriteFile does,
+// readable by others as a file they made would be (0644), into a folder that must exist: the
+// folder is neither created nor changed.
+func WritePublic(path string, data []byte) error { return writeFile(path, data, 0o644, true, false) }
 
 // Replace is WriteFile without the fsync, for the small, re-derivable files written on the hot
 // path (the session registry, the last-prompt stamp): a killed process still never leaves a torn
 // or empty file (temp + rename), but a machine crash may lose the newest version. It costs a few
 // syscalls where an fsync costs milliseconds.
-func Replace(path string, data []byte) error { return writeFile(path, data, 0o600, false) }
+func Replace(path string, data []byte) error { return writeFile(path, data, 0o600, false, true) }
 
-func writeFile(path string, data []byte, perm os.FileMode, sync bool) error {
+// writeFile is every atomic write: a temp file with mode perm in path's folder (created when
+// mkdir is set and it is missing), fsynced when sync is set, renamed over path.
+func writeFile(path string, data []byte, perm os.FileMode, sync, mkdir bool) error {
 	dir := filepath.Dir(path)
-	if err := mkdirIfMissing(dir); err != nil {
-		return err
+	if mkdir {
+		if err := mkdirIfMissing(dir); err != nil {
+			return err
+		}
 	}
-	tmp, err := rawfs.WriteTemp(dir, "."+filepath.Base(path)+".tmp-", data, perm, sync)
+	tmp, err := rawfs.WriteTemp(dir, TempPrefix(filepath.Base(path)), data, perm, sync)
 	if err != nil {
 		return fmt.Errorf("zoneline: writing %s: %w", path, err)
 	}
@@ -237,7 +243,7 @@ func createExclusive(path string, data []byte, sync bool) (created bool, err err
 	if err := MkdirPrivate(dir); err != nil {
 		return false, err
 	}
-	tmp, err := rawfs.WriteTemp(dir, "."+filepath.Base(path)+".tmp-", data, 0o600, sync)
+	tmp, err := rawfs.WriteTemp(dir, TempPrefix(filepath.Base(path)), data, 0o600, sync)
 	if err != nil {
 		return false, err
 	}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -403,5 +404,42 @@ func TestSessionCheckExpires(t *testing.T) {
 	time.Sleep(checkFor + 50*time.Millisecond)
 	if _, err := d.Session(id); !errors.Is(err, ErrPlanted) {
 		t.Fatalf("a symlink planted after the check expired: %v", err)
+	}
+}
+
+// TestWritePublic: a file a person asked for is written atomically with mode 0644 whatever the
+// umask, replaces what was there without a temp file left, and a missing folder is an error,
+// not created.
+func TestWritePublic(t *testing.T) {
+	dir := t.TempDir()
+	os.Chmod(dir, 0o755)
+	path := filepath.Join(dir, "zones.svg")
+	for _, mask := range []int{0o022, 0o077} {
+		old := syscall.Umask(mask)
+		err := WritePublic(path, []byte("<svg/>"+strconv.Itoa(mask)))
+		syscall.Umask(old)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fi, err := os.Stat(path)
+		if err != nil || fi.Mode().Perm() != 0o644 {
+			t.Fatalf("umask %03o: %v %v, want 0644", mask, fi, err)
+		}
+		if b, _ := os.ReadFile(path); string(b) != "<svg/>"+strconv.Itoa(mask) {
+			t.Errorf("content %q", b)
+		}
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("left behind: %v", ents)
+	}
+	if fi, _ := os.Stat(dir); fi.Mode().Perm() != 0o755 {
+		t.Errorf("the folder's mode changed: %v", fi.Mode())
+	}
+	missing := filepath.Join(dir, "no", "such", "x.svg")
+	if err := WritePublic(missing, nil); err == nil || !strings.Contains(err.Error(), missing) {
+		t.Errorf("into a missing folder: %v", err)
+	}
+	if _, err := os.Stat(filepath.Dir(missing)); err == nil {
+		t.Error("the missing folder was created")
 	}
 }
