@@ -1,26 +1,23 @@
 package checkpoint
 
-// The verifier's text checks. Each was a regexp; they are written out by hand because regexp
-// (through regexp/syntax and the unicode tables it initialises) would be linked into every
-// zoneline process, the statusline included, and slow each start. Each function quotes the
-// regexp it replaces; textmatch_test.go checks them against those regexps. Where a regexp
-// was case-insensitive, its simple case folding is kept: 'k' also matches the Kelvin sign
-// "\u212a" and 's' the long s "\u017f", as in regexp.
+// The verifier's text checks, each a plain rule over the text (no regexp: regexp and the
+// unicode tables it initialises would be linked into every zoneline process, the statusline
+// included). Letters match ASCII case-insensitively; a word character is [A-Za-z0-9_]; blanks
+// are spaces, tabs, '\f' and '\r'. textmatch_test.go holds each rule to a table of cases, and
+// to the regexps the rules were first written as, on everything but the departures it names.
 
 import (
 	"strings"
 	"unicode/utf8"
-
-	"github.com/zoneline/zoneline/internal/textfold"
 )
 
-// spaces is regexp's \s, [\t\n\f\r ]; blanks is \s without "\n", what \s matches within a line.
+// blanks are the white space within a line; spaces add the line end.
 const (
 	blanks = "\t\f\r "
 	spaces = "\t\n\f\r "
 )
 
-// isWordByte reports whether b is a \w character, [0-9A-Za-z_]; a byte of a non-ASCII rune is not.
+// isWordByte reports whether b is a word character, [A-Za-z0-9_]; a byte of a non-ASCII rune is not.
 func isWordByte(b byte) bool {
 	return 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9' || b == '_'
 }
@@ -28,12 +25,38 @@ func isWordByte(b byte) bool {
 // isAlnumByte reports whether b is in [A-Za-z0-9].
 func isAlnumByte(b byte) bool { return b != '_' && isWordByte(b) }
 
-// hasPlaceholderLine reports whether text has a line that is a placeholder. It replaces
-//
-//	(?im)^\s*(?:[-*]\s*)?(?:[\w '/-]{1,40}:\s*)?(?:<[^<>\n]{3,}>\.?|(?:TODO|TBD|FIXME|XXX)\b.*|\.\.\.|…)\s*$
-//
-// The regexp's \s can cross a line end, but a match that does so leaves a line that matches by
-// itself, so the text is checked line by line.
+// hasPrefixFold reports whether s starts with lit (lower case), ASCII case-insensitively.
+func hasPrefixFold(s, lit string) bool {
+	if len(s) < len(lit) {
+		return false
+	}
+	for i := 0; i < len(lit); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != lit[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// containsFold reports whether s contains lit (lower case), ASCII case-insensitively.
+func containsFold(s, lit string) bool {
+	for i := 0; i+len(lit) <= len(s); i++ {
+		if hasPrefixFold(s[i:], lit) {
+			return true
+		}
+	}
+	return false
+}
+
+// isBlank reports whether s holds only blanks.
+func isBlank(s string) bool { return strings.Trim(s, blanks) == "" }
+
+// hasPlaceholderLine reports whether a line of text is a template prompt left unfilled
+// (isPlaceholderLine).
 func hasPlaceholderLine(text string) bool {
 	for line := range strings.SplitSeq(text, "\n") {
 		if isPlaceholderLine(line) {
@@ -43,31 +66,14 @@ func hasPlaceholderLine(text string) bool {
 	return false
 }
 
-// isPlaceholderLine reports whether one line (without its "\n") is a placeholder: blanks, an
-// optional "-" or "*" bullet and blanks, an optional label such as "Action: ", then a prompt.
+// isPlaceholderLine reports whether one line (without its "\n") is, after blanks, an optional
+// "-" or "*" bullet and blanks, and an optional label ("Action: ", cutLabel), only a prompt
+// (isPrompt).
 func isPlaceholderLine(line string) bool {
-	// The \s* before and after the bullet may stop early, as a label can begin with spaces; but
-	// not more than 40 characters early, the most a label can have.
-	lead := len(line) - len(strings.TrimLeft(line, blanks))
-	for p := max(0, lead-40); p <= lead; p++ {
-		if isLabelledPrompt(line[p:]) {
-			return true
-		}
+	s := strings.TrimLeft(line, blanks)
+	if s != "" && (s[0] == '-' || s[0] == '*') {
+		s = strings.TrimLeft(s[1:], blanks)
 	}
-	if lead < len(line) && (line[lead] == '-' || line[lead] == '*') {
-		rest := line[lead+1:]
-		lead = len(rest) - len(strings.TrimLeft(rest, blanks))
-		for p := max(0, lead-40); p <= lead; p++ {
-			if isLabelledPrompt(rest[p:]) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// isLabelledPrompt reports whether s is `(?:[\w '/-]{1,40}:\s*)?` then a prompt (isPrompt).
-func isLabelledPrompt(s string) bool {
 	if isPrompt(s) {
 		return true
 	}
@@ -75,51 +81,55 @@ func isLabelledPrompt(s string) bool {
 	return ok && isPrompt(rest)
 }
 
-// cutLabel cuts `[\w '/-]{1,40}:\s*` (under (?i), so \w takes in "\u212a" and "\u017f") from the
-// front of s. The label ends at the first ':', as ':' is not one of its characters.
+// maxLabel is the longest label before a prompt ("Action: <what to do>").
+const maxLabel = 40
+
+// cutLabel cuts a label from the front of s: 1 to maxLabel word characters, spaces, ”', '/'
+// or '-' ending in ':', and the blanks after it.
 func cutLabel(s string) (string, bool) {
-	n := 0
-	for i, r := range s {
-		if r == ':' {
-			return strings.TrimLeft(s[i+1:], blanks), n >= 1
-		}
-		if !(r < utf8.RuneSelf && (isWordByte(byte(r)) || strings.ContainsRune(" '/-", r)) || r == '\u212a' || r == '\u017f') {
-			return "", false
-		}
-		if n++; n > 40 {
+	colon := strings.IndexByte(s, ':')
+	if colon < 1 || colon > maxLabel {
+		return "", false
+	}
+	for i := 0; i < colon; i++ {
+		if c := s[i]; !isWordByte(c) && c != ' ' && c != '\'' && c != '/' && c != '-' {
 			return "", false
 		}
 	}
-	return "", false
+	return strings.TrimLeft(s[colon+1:], blanks), true
 }
 
-// isPrompt reports whether s is one prompt then only blanks:
-// `(?:<[^<>\n]{3,}>\.?|(?:TODO|TBD|FIXME|XXX)\b.*|\.\.\.|…)\s*$` within a line.
+// placeholderWords start a placeholder line, as whole words, whatever follows them.
+var placeholderWords = []string{"todo", "tbd", "fixme", "xxx"}
+
+// isPrompt reports whether s is one prompt: a "<…>" of at least three characters, none of them
+// '<' or '>', with an optional '.' after it; "..." or "…"; then only blanks. Or one of
+// placeholderWords as a whole word, followed by anything.
 func isPrompt(s string) bool {
 	if strings.HasPrefix(s, "<") {
 		end := strings.IndexAny(s[1:], "<>") + 1
 		if end < 1 || s[end] != '>' || utf8.RuneCountInString(s[1:end]) < 3 {
 			return false
 		}
-		return strings.Trim(strings.TrimPrefix(s[end+1:], "."), blanks) == ""
+		return isBlank(strings.TrimPrefix(s[end+1:], "."))
 	}
-	for _, mark := range []string{"...", "…"} {
-		if rest, ok := strings.CutPrefix(s, mark); ok {
-			return strings.Trim(rest, blanks) == ""
-		}
+	if rest, ok := strings.CutPrefix(s, "..."); ok {
+		return isBlank(rest)
 	}
-	for _, kw := range []string{"todo", "tbd", "fixme", "xxx"} {
-		if n, ok := textfold.Prefix(s, kw); ok && (n == len(s) || !isWordByte(s[n])) {
-			return true // \b.* : anything may follow
+	if rest, ok := strings.CutPrefix(s, "…"); ok {
+		return isBlank(rest)
+	}
+	for _, w := range placeholderWords {
+		if hasPrefixFold(s, w) && (len(s) == len(w) || !isWordByte(s[len(w)])) {
+			return true
 		}
 	}
 	return false
 }
 
 // hasPlaceholderCell reports whether text has a table cell that is a template prompt,
-// "| <system> |". It replaces
-//
-//	\|\s*<[^<>|\n]{3,}>\s*\|
+// "| <system> |": a '|', white space, a "<…>" of at least three characters with none of
+// "<>|\n" inside, white space, a '|'. (The white space may hold line ends.)
 func hasPlaceholderCell(text string) bool {
 	for i := 0; i < len(text); i++ {
 		if text[i] != '|' {
@@ -140,10 +150,8 @@ func hasPlaceholderCell(text string) bool {
 	return false
 }
 
-// nextCodeSpan returns the first markdown code span in s at or after from, as s[start:end]. It
-// replaces one step of the leftmost-first search for
-//
-//	`[^`\n]*`
+// nextCodeSpan returns the first markdown code span in s at or after from, as s[start:end]: a
+// '`', anything but '`' and a line end, a '`'. A '`' with no partner on its line opens nothing.
 func nextCodeSpan(s string, from int) (start, end int, ok bool) {
 	for i := from; i < len(s); {
 		open := strings.IndexByte(s[i:], '`')
@@ -164,8 +172,7 @@ func nextCodeSpan(s string, from int) (start, end int, ok bool) {
 	return 0, 0, false
 }
 
-// replaceCodeSpans replaces each code span in s with "code", as
-// regexp.MustCompile("`[^`\n]*`").ReplaceAllString(s, "code") did.
+// replaceCodeSpans replaces each code span in s (nextCodeSpan, left to right) with "code".
 func replaceCodeSpans(s string) string {
 	start, end, ok := nextCodeSpan(s, 0)
 	if !ok {
@@ -183,38 +190,35 @@ func replaceCodeSpans(s string) string {
 	return b.String()
 }
 
-// vaguePhrases are the Next texts that name no action; isVague's alternation, spelt out.
+// vaguePhrases are the Next texts that name no action.
 var vaguePhrases = []string{
 	"continue", "keep going", "carry on", "finish", "finish the task", "finish up", "proceed",
 	"resume", "do the rest", "next step", "next steps", "see above", "as before",
 }
 
-// isVague reports whether a Next names no action: the whole text is an optional bullet and
-// one of vaguePhrases. It replaces
-//
-//	(?i)^\s*[-*]?\s*(continue|keep going|carry on|finish( the task| up)?|proceed|resume|do the rest|next steps?|see above|as before)\.?\s*$
+// isVague reports whether a Next names no action: the whole text is, besides white space, an
+// optional "-" or "*" bullet, one of vaguePhrases and an optional '.'.
 func isVague(text string) bool {
 	s := strings.TrimLeft(text, spaces)
 	if s != "" && (s[0] == '-' || s[0] == '*') {
 		s = strings.TrimLeft(s[1:], spaces)
 	}
+	s = strings.TrimSuffix(strings.TrimRight(s, spaces), ".")
 	for _, p := range vaguePhrases {
-		if n, ok := textfold.Prefix(s, p); ok && strings.Trim(strings.TrimPrefix(s[n:], "."), spaces) == "" {
+		if len(s) == len(p) && hasPrefixFold(s, p) {
 			return true
 		}
 	}
 	return false
 }
 
-// hasAnchor reports whether a Next names something concrete: a `code span`, a path (a/b) or a
-// file name (name.ext, also in file:line). It replaces
-//
-//	`[^`\n]+`|[\w.~-]*/[\w./-]+|\b[\w-]+\.[A-Za-z0-9]{1,8}\b
+// hasAnchor reports whether a Next names something concrete: a code span with something in
+// it, a path or a file name.
 func hasAnchor(text string) bool {
 	return hasCodeText(text) || hasPath(text) || hasFileName(text)
 }
 
-// hasCodeText reports whether text has a code span with something in it: "`[^`\n]+`".
+// hasCodeText reports whether text has a code span that is not empty ("`go test`").
 func hasCodeText(text string) bool {
 	for i := 0; i < len(text); i++ {
 		if text[i] != '`' {
@@ -227,8 +231,8 @@ func hasCodeText(text string) bool {
 	return false
 }
 
-// hasPath reports whether text has `[\w.~-]*/[\w./-]+`: as the part before the '/' may be
-// empty, that is a '/' followed by a character of [\w./-].
+// hasPath reports whether text has a path: a '/' followed by a word character, '.', '/' or '-'
+// ("a/b", "./x", "/etc").
 func hasPath(text string) bool {
 	for i := 0; i+1 < len(text); i++ {
 		if c := text[i+1]; text[i] == '/' && (isWordByte(c) || c == '.' || c == '/' || c == '-') {
@@ -238,9 +242,9 @@ func hasPath(text string) bool {
 	return false
 }
 
-// hasFileName reports whether text has `\b[\w-]+\.[A-Za-z0-9]{1,8}\b`: a '.' after a run of
-// [\w-] with a \w in it (a run of only '-' has no word boundary to start at), and before a run
-// of 1 to 8 letters and digits not followed by '_' (the boundary must come at its end).
+// hasFileName reports whether text has a file name ("x.go", also in "x.go:12"): a run of word
+// characters and '-' with a word character in it, a '.', and 1 to 8 letters and digits that end
+// the word (no word character follows).
 func hasFileName(text string) bool {
 	for dot := 0; dot < len(text); dot++ {
 		if text[dot] != '.' {
@@ -264,18 +268,17 @@ func hasFileName(text string) bool {
 	return false
 }
 
-// expectMarks are what names an expected result in Next; hasExpectation's alternation, spelt out.
+// expectMarks name an expected result in Next.
 var expectMarks = []string{
 	"expect", "should", "→", "->", "=>", "so that", "until", "passes", "fails with", "returns",
 	"prints", "exit 0", "exits 0",
 }
 
-// hasExpectation reports whether a Next names its expected result. It replaces
-//
-//	(?i)(expect|should|→|->|=>|so that|until|passes|fails with|returns|prints|exits? 0)
+// hasExpectation reports whether a Next names its expected result: it contains one of
+// expectMarks.
 func hasExpectation(text string) bool {
 	for _, m := range expectMarks {
-		if textfold.Contains(text, m) {
+		if containsFold(text, m) {
 			return true
 		}
 	}
