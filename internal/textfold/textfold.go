@@ -1,7 +1,7 @@
 // Package textfold matches fixed lower-case text case-insensitively exactly as Go's regexp
-// (?i) does, for the matchers that replaced regexps (compactflow's
-// screen reading): besides ASCII case, 'k' also matches the Kelvin sign U+212A and 's' the
-// long s U+017F, the only non-ASCII runes that fold onto ASCII letters.
+// (?i) does, for the matchers that replaced regexps (compactflow's screen reading): besides
+// ASCII case, 'k' also matches the Kelvin sign U+212A and 's' the long s U+017F, the only
+// non-ASCII runes that fold onto ASCII letters.
 package textfold
 
 import "strings"
