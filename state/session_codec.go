@@ -9,119 +9,129 @@ import (
 
 // The registry is read and written on every render, so it is encoded by hand (jsonscan) rather
 // than through encoding/json's reflection, whose first use costs a fresh process hundreds of
-// microseconds. The file stays ordinary, indented JSON with the same keys as the struct tags.
+// microseconds. The file stays ordinary, indented JSON with the same keys as the struct tags:
+// sessionKeys lists them once, in file order, and both appendJSON and decode walk that list
+// (session_codec_test.go holds the list to the tags and the file to encoding/json's).
 
 // (No MarshalJSON/UnmarshalJSON methods: Session is embedded in other types, such as
 // sessions.Entry, and a promoted method would replace their whole encoding. encoding/json reads
 // and writes the same shape through the struct tags.)
 
+// sessionKey is one key of the registry file and the field it holds: exactly one accessor is
+// set, which gives the value's kind.
+type sessionKey struct {
+	key       string
+	omitEmpty bool // left out when "" or 0
+	str       func(*Session) *string
+	num       func(*Session) *int64
+	unum      func(*Session) *uint64 // read exactly (uintField)
+	count     func(*Session) *int    // read clamped to 0..2³¹-1
+	flag      func(*Session) *bool
+	time      func(*Session) *time.Time // RFC 3339 with nanoseconds
+}
+
+// sessionKeys is the registry file's shape, in file order.
+var sessionKeys = [...]sessionKey{
+	{key: "session_id", str: func(s *Session) *string { return &s.ID }},
+	{key: "updated", time: func(s *Session) *time.Time { return &s.Updated }},
+	{key: "tokens", num: func(s *Session) *int64 { return &s.Tokens }},
+	{key: "window", num: func(s *Session) *int64 { return &s.Window }},
+	{key: "auto_compact", num: func(s *Session) *int64 { return &s.AutoCompact }},
+	{key: "zone", str: func(s *Session) *string { return &s.Zone }},
+	{key: "model", str: func(s *Session) *string { return &s.Model }},
+	{key: "model_id", str: func(s *Session) *string { return &s.ModelID }},
+	{key: "cwd", str: func(s *Session) *string { return &s.Cwd }},
+	{key: "project", str: func(s *Session) *string { return &s.Project }},
+	{key: "claude_version", str: func(s *Session) *string { return &s.Version }},
+	{key: "compactions", count: func(s *Session) *int { return &s.Compactions }},
+	{key: "reclaimed", omitEmpty: true, num: func(s *Session) *int64 { return &s.Reclaimed }},
+	{key: "transcript", str: func(s *Session) *string { return &s.Transcript }},
+	{key: "transcript_offset", num: func(s *Session) *int64 { return &s.TranscriptOffset }},
+	{key: "transcript_dev", unum: func(s *Session) *uint64 { return &s.TranscriptDev }},
+	{key: "transcript_ino", unum: func(s *Session) *uint64 { return &s.TranscriptIno }},
+	{key: "transcript_sum", unum: func(s *Session) *uint64 { return &s.TranscriptSum }},
+	{key: "transcript_counted", flag: func(s *Session) *bool { return &s.TranscriptCounted }},
+	{key: "tmux_pane", omitEmpty: true, str: func(s *Session) *string { return &s.Pane }},
+	{key: "tmux_socket", omitEmpty: true, str: func(s *Session) *string { return &s.TmuxSocket }},
+	{key: "render_us", num: func(s *Session) *int64 { return &s.RenderMicros }},
+}
+
+// appendJSON appends s as encoding/json's MarshalIndent(s, "", "  ") writes it.
 func (s *Session) appendJSON(b []byte) []byte {
-	str := func(key, v string, omitEmpty bool) {
-		if omitEmpty && v == "" {
-			return
+	sep := "{\n  \""
+	for i := range sessionKeys {
+		k := &sessionKeys[i]
+		if k.omitEmpty && k.empty(s) {
+			continue
 		}
-		b = append(b, ",\n  \""...)
-		b = append(b, key...)
+		b = append(b, sep...)
+		sep = ",\n  \""
+		b = append(b, k.key...)
 		b = append(b, "\": "...)
-		b = jsonscan.AppendString(b, v)
+		switch {
+		case k.str != nil:
+			b = jsonscan.AppendString(b, *k.str(s))
+		case k.num != nil:
+			b = strconv.AppendInt(b, *k.num(s), 10)
+		case k.unum != nil:
+			b = strconv.AppendUint(b, *k.unum(s), 10)
+		case k.count != nil:
+			b = strconv.AppendInt(b, int64(*k.count(s)), 10)
+		case k.flag != nil:
+			b = strconv.AppendBool(b, *k.flag(s))
+		case k.time != nil:
+			b = jsonscan.AppendString(b, k.time(s).Format(time.RFC3339Nano))
+		}
 	}
-	num := func(key string, v int64) {
-		b = append(b, ",\n  \""...)
-		b = append(b, key...)
-		b = append(b, "\": "...)
-		b = strconv.AppendInt(b, v, 10)
-	}
-	unum := func(key string, v uint64) {
-		b = append(b, ",\n  \""...)
-		b = append(b, key...)
-		b = append(b, "\": "...)
-		b = strconv.AppendUint(b, v, 10)
-	}
-	b = append(b, "{\n  \"session_id\": "...)
-	b = jsonscan.AppendString(b, s.ID)
-	str("updated", s.Updated.Format(time.RFC3339Nano), false)
-	num("tokens", s.Tokens)
-	num("window", s.Window)
-	num("auto_compact", s.AutoCompact)
-	str("zone", s.Zone, false)
-	str("model", s.Model, false)
-	str("model_id", s.ModelID, false)
-	str("cwd", s.Cwd, false)
-	str("project", s.Project, false)
-	str("claude_version", s.Version, false)
-	num("compactions", int64(s.Compactions))
-	if s.Reclaimed != 0 {
-		num("reclaimed", s.Reclaimed)
-	}
-	str("transcript", s.Transcript, false)
-	num("transcript_offset", s.TranscriptOffset)
-	unum("transcript_dev", s.TranscriptDev)
-	unum("transcript_ino", s.TranscriptIno)
-	unum("transcript_sum", s.TranscriptSum)
-	b = append(b, ",\n  \"transcript_counted\": "...)
-	b = strconv.AppendBool(b, s.TranscriptCounted)
-	str("tmux_pane", s.Pane, true)
-	str("tmux_socket", s.TmuxSocket, true)
-	num("render_us", s.RenderMicros)
 	return append(b, "\n}"...)
 }
 
+// empty reports whether the key's value in s is a string's or a number's zero value.
+func (k *sessionKey) empty(s *Session) bool {
+	switch {
+	case k.str != nil:
+		return *k.str(s) == ""
+	case k.num != nil:
+		return *k.num(s) == 0
+	}
+	return false
+}
+
+// decode reads a registry file into s: the keys of sessionKeys, the others skipped.
 func (s *Session) decode(data []byte) error {
-	var compactions int64
-	err := jsonscan.Decode(data, func(sc *jsonscan.Scanner, k []byte) error {
-		switch {
-		case jsonscan.KeyIs(k, "session_id"):
-			return sc.String("session_id", &s.ID)
-		case jsonscan.KeyIs(k, "updated"):
-			return sc.Time("updated", &s.Updated)
-		case jsonscan.KeyIs(k, "tokens"):
-			return sc.Int("tokens", &s.Tokens)
-		case jsonscan.KeyIs(k, "window"):
-			return sc.Int("window", &s.Window)
-		case jsonscan.KeyIs(k, "auto_compact"):
-			return sc.Int("auto_compact", &s.AutoCompact)
-		case jsonscan.KeyIs(k, "zone"):
-			return sc.String("zone", &s.Zone)
-		case jsonscan.KeyIs(k, "model"):
-			return sc.String("model", &s.Model)
-		case jsonscan.KeyIs(k, "model_id"):
-			return sc.String("model_id", &s.ModelID)
-		case jsonscan.KeyIs(k, "cwd"):
-			return sc.String("cwd", &s.Cwd)
-		case jsonscan.KeyIs(k, "project"):
-			return sc.String("project", &s.Project)
-		case jsonscan.KeyIs(k, "claude_version"):
-			return sc.String("claude_version", &s.Version)
-		case jsonscan.KeyIs(k, "compactions"):
-			return sc.Int("compactions", &compactions)
-		case jsonscan.KeyIs(k, "reclaimed"):
-			return sc.Int("reclaimed", &s.Reclaimed)
-		case jsonscan.KeyIs(k, "transcript"):
-			return sc.String("transcript", &s.Transcript)
-		case jsonscan.KeyIs(k, "transcript_offset"):
-			return sc.Int("transcript_offset", &s.TranscriptOffset)
-		case jsonscan.KeyIs(k, "transcript_dev"):
-			return uintField(sc, &s.TranscriptDev)
-		case jsonscan.KeyIs(k, "transcript_ino"):
-			return uintField(sc, &s.TranscriptIno)
-		case jsonscan.KeyIs(k, "transcript_sum"):
-			return uintField(sc, &s.TranscriptSum)
-		case jsonscan.KeyIs(k, "transcript_counted"):
-			var v *bool
-			err := sc.BoolPtr("transcript_counted", &v)
-			s.TranscriptCounted = v != nil && *v
-			return err
-		case jsonscan.KeyIs(k, "tmux_pane"):
-			return sc.String("tmux_pane", &s.Pane)
-		case jsonscan.KeyIs(k, "tmux_socket"):
-			return sc.String("tmux_socket", &s.TmuxSocket)
-		case jsonscan.KeyIs(k, "render_us"):
-			return sc.Int("render_us", &s.RenderMicros)
+	return jsonscan.Decode(data, func(sc *jsonscan.Scanner, raw []byte) error {
+		for i := range sessionKeys {
+			if k := &sessionKeys[i]; jsonscan.KeyIs(raw, k.key) {
+				return k.read(sc, s)
+			}
 		}
 		return sc.Skip()
 	})
-	s.Compactions = int(max(0, min(compactions, 1<<31-1)))
-	return err
+}
+
+// read reads the key's value into s.
+func (k *sessionKey) read(sc *jsonscan.Scanner, s *Session) error {
+	switch {
+	case k.str != nil:
+		return sc.String(k.key, k.str(s))
+	case k.num != nil:
+		return sc.Int(k.key, k.num(s))
+	case k.unum != nil:
+		return uintField(sc, k.unum(s))
+	case k.count != nil:
+		n := int64(*k.count(s))
+		err := sc.Int(k.key, &n)
+		*k.count(s) = int(max(0, min(n, 1<<31-1)))
+		return err
+	case k.flag != nil:
+		var v *bool
+		err := sc.BoolPtr(k.key, &v)
+		*k.flag(s) = v != nil && *v
+		return err
+	case k.time != nil:
+		return sc.Time(k.key, k.time(s))
+	}
+	return sc.Skip()
 }
 
 // uintField reads a uint64 field exactly (jsonscan's Int goes through a float64); a value that is

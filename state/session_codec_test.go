@@ -3,72 +3,114 @@ package state
 import (
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 )
 
-// sessionRef mirrors Session's JSON shape for encoding/json, the reference for the hand codec.
-type sessionRef struct {
-	ID                string    `json:"session_id"`
-	Updated           time.Time `json:"updated"`
-	Tokens            int64     `json:"tokens"`
-	Window            int64     `json:"window"`
-	AutoCompact       int64     `json:"auto_compact"`
-	Zone              string    `json:"zone"`
-	Model             string    `json:"model"`
-	ModelID           string    `json:"model_id"`
-	Cwd               string    `json:"cwd"`
-	Project           string    `json:"project"`
-	Version           string    `json:"claude_version"`
-	Compactions       int       `json:"compactions"`
-	Reclaimed         int64     `json:"reclaimed,omitempty"`
-	Transcript        string    `json:"transcript"`
-	TranscriptOffset  int64     `json:"transcript_offset"`
-	TranscriptDev     uint64    `json:"transcript_dev"`
-	TranscriptIno     uint64    `json:"transcript_ino"`
-	TranscriptSum     uint64    `json:"transcript_sum"`
-	TranscriptCounted bool      `json:"transcript_counted"`
-	Pane              string    `json:"tmux_pane,omitempty"`
-	TmuxSocket        string    `json:"tmux_socket,omitempty"`
-	RenderMicros      int64     `json:"render_us"`
-	Saved             time.Time `json:"-"`
+// TestSessionKeysMatchTags: sessionKeys names every field's json tag, in field order, with the
+// same omitempty, and the accessor of each key reaches the field of that tag.
+func TestSessionKeysMatchTags(t *testing.T) {
+	typ := reflect.TypeOf(Session{})
+	var tags []string
+	for i := range typ.NumField() {
+		if tag := typ.Field(i).Tag.Get("json"); tag != "-" {
+			tags = append(tags, tag)
+		}
+	}
+	var keys []string
+	for _, k := range sessionKeys {
+		tag := k.key
+		if k.omitEmpty {
+			tag += ",omitempty"
+		}
+		keys = append(keys, tag)
+	}
+	if strings.Join(keys, " ") != strings.Join(tags, " ") {
+		t.Fatalf("sessionKeys and Session's tags differ: update the table\n keys %v\n tags %v", keys, tags)
+	}
+	// Each accessor points at the field whose tag is its key.
+	var s Session
+	base := reflect.ValueOf(&s).Elem()
+	for _, k := range sessionKeys {
+		var p any
+		switch {
+		case k.str != nil:
+			p = k.str(&s)
+		case k.num != nil:
+			p = k.num(&s)
+		case k.unum != nil:
+			p = k.unum(&s)
+		case k.count != nil:
+			p = k.count(&s)
+		case k.flag != nil:
+			p = k.flag(&s)
+		case k.time != nil:
+			p = k.time(&s)
+		default:
+			t.Fatalf("%s: no accessor", k.key)
+		}
+		addr := reflect.ValueOf(p).Pointer()
+		found := false
+		for i := range typ.NumField() {
+			if base.Field(i).Addr().Pointer() == addr && reflect.TypeOf(p).Elem() == typ.Field(i).Type {
+				found = strings.Split(typ.Field(i).Tag.Get("json"), ",")[0] == k.key
+			}
+		}
+		if !found {
+			t.Errorf("%s: the accessor reaches another field", k.key)
+		}
+	}
 }
 
+// TestSessionCodecMatchesEncodingJSON: the hand codec writes what encoding/json writes for
+// Session's tags (byte for byte, as MarshalIndent), and reads back what encoding/json wrote.
 func TestSessionCodecMatchesEncodingJSON(t *testing.T) {
-	if n, m := reflect.TypeOf(Session{}).NumField(), reflect.TypeOf(sessionRef{}).NumField(); n != m {
-		t.Fatalf("Session has %d fields, the reference %d: update the codec and the reference", n, m)
-	}
-	in := Session{ID: "aaa8e696-ca66-4fcf-8fb3-651eb7e68c12", Updated: time.Date(2026, 11, 29, 22, 12, 49, 5e8, time.UTC),
-		Tokens: 142000, Window: 200000, AutoCompact: 167000, Zone: "dumb", Model: "Opus \"5.5\"", ModelID: "claude-opus-5-5",
-		Cwd: "/home/u/é\n", Project: "/home/u/p", Version: "2.1.332", Compactions: 3, Reclaimed: 280000, Transcript: "/t.jsonl",
+	full := Session{ID: "aaa8e696-ca66-4fcf-8fb3-651eb7e68c12", Updated: time.Date(2026, 11, 29, 22, 12, 49, 5e8, time.UTC),
+		Tokens: 142000, Window: 200000, AutoCompact: 167000, Zone: "dumb", Model: "Opus \"5.5\" <&>", ModelID: "claude-opus-5-5",
+		Cwd: "/home/u/é\n\u2028", Project: "/home/u/p", Version: "2.1.332", Compactions: 3, Reclaimed: 98000, Transcript: "/t.jsonl",
 		TranscriptOffset: 1 << 40, TranscriptDev: 65024, TranscriptIno: 1<<63 + 5, TranscriptSum: 0xcbf29ce484222325, TranscriptCounted: true, Pane: "%3", TmuxSocket: "/tmp/tmux-0/default", RenderMicros: 812}
-	data := in.appendJSON(nil)
-	var ref sessionRef
-	if err := json.Unmarshal(data, &ref); err != nil {
-		t.Fatalf("encoding/json cannot read %s: %v", data, err)
+	bare := full
+	bare.Pane, bare.TmuxSocket, bare.Reclaimed, bare.TranscriptCounted, bare.Updated = "", "", 0, false, time.Date(2026, 1, 2, 3, 4, 5, 0, time.FixedZone("", 3600))
+	for _, in := range []Session{full, bare, {}} {
+		data := in.appendJSON(nil)
+		var buf strings.Builder
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(in); err != nil {
+			t.Fatal(err)
+		}
+		if want := strings.TrimSuffix(buf.String(), "\n"); string(data) != want {
+			t.Errorf("appendJSON:\n%s\nencoding/json:\n%s", data, want)
+		}
+		var back Session
+		if err := back.decode([]byte(buf.String())); err != nil {
+			t.Fatal(err)
+		}
+		if !back.Updated.Equal(in.Updated) {
+			t.Errorf("updated %v, want %v", back.Updated, in.Updated)
+		}
+		back.Updated = in.Updated
+		if back != in {
+			t.Errorf("round trip:\n in %+v\nback %+v", in, back)
+		}
 	}
-	refData, _ := json.Marshal(ref)
-	var back Session
-	if err := back.decode(refData); err != nil {
-		t.Fatal(err)
+}
+
+func TestSessionDecodeLenient(t *testing.T) {
+	var s Session
+	err := s.decode([]byte(`{"tokens":"x","window":5,"compactions":1e12,"transcript_counted":null,"extra":[1,{"a":2}]}`))
+	if err == nil || s.Window != 5 || s.Compactions != 1<<31-1 || s.TranscriptCounted {
+		t.Errorf("%+v, %v", s, err)
 	}
-	if back != in || Session(ref) != in {
-		t.Fatalf("round trip:\n in %+v\nref %+v\nback %+v", in, ref, back)
-	}
-	// omitempty as in the tags
-	in.Pane, in.TmuxSocket, in.Reclaimed = "", "", 0
-	data = in.appendJSON(nil)
-	want, _ := json.Marshal(sessionRef(in))
-	var a, b map[string]any
-	json.Unmarshal(data, &a)
-	json.Unmarshal(want, &b)
-	if !reflect.DeepEqual(a, b) {
-		t.Fatalf("keys differ:\n%s\n%s", data, want)
+	if err := s.decode([]byte(`{"compactions":-3}`)); err != nil || s.Compactions != 0 {
+		t.Errorf("negative compactions: %d, %v", s.Compactions, err)
 	}
 }
 
 func TestSessionCorrupt(t *testing.T) {
-	for _, in := range []string{"", "{", `{"tokens":"x"}`, `[]`, "\x00garbage"} {
+	for _, in := range []string{"", "{", `[]`, "\x00garbage", `{"tokens":1,}`} {
 		var s Session
 		if err := s.decode([]byte(in)); err == nil {
 			t.Errorf("%q: no error", in)
