@@ -164,95 +164,10 @@ func Complete(data []byte) bool {
 func DecodeStatusline(data []byte) (*Statusline, error) {
 	var p Statusline
 	err := jsonscan.Decode(data, func(s *jsonscan.Scanner, k []byte) error {
-		switch {
-		case jsonscan.KeyIs(k, "session_id"):
-			return s.String("session_id", &p.SessionID)
-		case jsonscan.KeyIs(k, "transcript_path"):
-			return s.String("transcript_path", &p.TranscriptPath)
-		case jsonscan.KeyIs(k, "cwd"):
-			return s.String("cwd", &p.Cwd)
-		case jsonscan.KeyIs(k, "version"):
-			return s.String("version", &p.Version)
-		case jsonscan.KeyIs(k, "exceeds_200k_tokens"):
-			return s.BoolPtr("exceeds_200k_tokens", &p.Exceeds200k)
-		case jsonscan.KeyIs(k, "model"):
-			m := p.Model
-			if m == nil {
-				m = new(Model)
-			}
-			ok, err := s.Object("model", func(k []byte) error {
-				switch {
-				case jsonscan.KeyIs(k, "id"):
-					return s.String("model.id", &m.ID)
-				case jsonscan.KeyIs(k, "display_name"):
-					return s.String("model.display_name", &m.DisplayName)
-				}
-				return s.Skip()
-			})
-			p.Model = ptrIf(ok, m, p.Model)
-			return err
-		case jsonscan.KeyIs(k, "workspace"):
-			w := p.Workspace
-			if w == nil {
-				w = new(Workspace)
-			}
-			ok, err := s.Object("workspace", func(k []byte) error {
-				switch {
-				case jsonscan.KeyIs(k, "current_dir"):
-					return s.String("workspace.current_dir", &w.CurrentDir)
-				case jsonscan.KeyIs(k, "project_dir"):
-					return s.String("workspace.project_dir", &w.ProjectDir)
-				case jsonscan.KeyIs(k, "git_worktree"):
-					return s.String("workspace.git_worktree", &w.GitWorktree)
-				case jsonscan.KeyIs(k, "repo"):
-					return decodeRepo(s, &w.Repo)
-				}
-				return s.Skip()
-			})
-			p.Workspace = ptrIf(ok, w, p.Workspace)
-			return err
-		case jsonscan.KeyIs(k, "context_window"):
-			cw := p.ContextWindow
-			if cw == nil {
-				cw = new(ContextWindow)
-			}
-			ok, err := s.Object("context_window", func(k []byte) error {
-				switch {
-				case jsonscan.KeyIs(k, "total_input_tokens"):
-					return num(s, &cw.TotalInputTokens)
-				case jsonscan.KeyIs(k, "total_output_tokens"):
-					return num(s, &cw.TotalOutputTokens)
-				case jsonscan.KeyIs(k, "context_window_size"):
-					return num(s, &cw.Size)
-				case jsonscan.KeyIs(k, "used_percentage"):
-					return numPtr(s, &cw.UsedPct)
-				case jsonscan.KeyIs(k, "current_usage"):
-					u := cw.CurrentUsage
-					if u == nil {
-						u = new(Usage)
-					}
-					ok, err := s.Object("context_window.current_usage", func(k []byte) error {
-						switch {
-						case jsonscan.KeyIs(k, "input_tokens"):
-							return num(s, &u.Input)
-						case jsonscan.KeyIs(k, "output_tokens"):
-							return num(s, &u.Output)
-						case jsonscan.KeyIs(k, "cache_creation_input_tokens"):
-							return num(s, &u.CacheCreation)
-						case jsonscan.KeyIs(k, "cache_read_input_tokens"):
-							return num(s, &u.CacheRead)
-						}
-						return s.Skip()
-					})
-					cw.CurrentUsage = ptrIf(ok, u, cw.CurrentUsage)
-					return err
-				}
-				return s.Skip()
-			})
-			p.ContextWindow = ptrIf(ok, cw, p.ContextWindow)
-			return err
+		if f := findField(k, statuslineFields[:]); f != nil {
+			return f.read(s, &p)
 		}
-		return p.More.decode(s, k)
+		return p.More.decode(s, k) // the extra segments' fields (more.go)
 	})
 	err, syntax := decodeErr(err)
 	if syntax {
@@ -261,34 +176,84 @@ func DecodeStatusline(data []byte) (*Statusline, error) {
 	return &p, err
 }
 
+// The payloads' shapes, one key table per struct (the keys of the json tags, which the
+// strict schema-drift test and FuzzScanMatchesEncodingJSON hold them to). Each entry reads its
+// key's value; the name given to the reader is the field's path in a type error.
+var (
+	statuslineFields = [...]field[Statusline]{
+		{"session_id", func(s *jsonscan.Scanner, p *Statusline) error { return s.String("session_id", &p.SessionID) }},
+		{"transcript_path", func(s *jsonscan.Scanner, p *Statusline) error { return s.String("transcript_path", &p.TranscriptPath) }},
+		{"cwd", func(s *jsonscan.Scanner, p *Statusline) error { return s.String("cwd", &p.Cwd) }},
+		{"version", func(s *jsonscan.Scanner, p *Statusline) error { return s.String("version", &p.Version) }},
+		{"exceeds_200k_tokens", func(s *jsonscan.Scanner, p *Statusline) error {
+			return s.BoolPtr("exceeds_200k_tokens", &p.Exceeds200k)
+		}},
+		{"model", func(s *jsonscan.Scanner, p *Statusline) error {
+			return readObject(s, "model", &p.Model, modelFields[:])
+		}},
+		{"workspace", func(s *jsonscan.Scanner, p *Statusline) error {
+			return readObject(s, "workspace", &p.Workspace, workspaceFields[:])
+		}},
+		{"context_window", func(s *jsonscan.Scanner, p *Statusline) error {
+			return readObject(s, "context_window", &p.ContextWindow, contextWindowFields[:])
+		}},
+	}
+	modelFields = [...]field[Model]{
+		{"id", func(s *jsonscan.Scanner, m *Model) error { return s.String("model.id", &m.ID) }},
+		{"display_name", func(s *jsonscan.Scanner, m *Model) error { return s.String("model.display_name", &m.DisplayName) }},
+	}
+	workspaceFields = [...]field[Workspace]{
+		{"current_dir", func(s *jsonscan.Scanner, w *Workspace) error { return s.String("workspace.current_dir", &w.CurrentDir) }},
+		{"project_dir", func(s *jsonscan.Scanner, w *Workspace) error { return s.String("workspace.project_dir", &w.ProjectDir) }},
+		{"git_worktree", func(s *jsonscan.Scanner, w *Workspace) error {
+			return s.String("workspace.git_worktree", &w.GitWorktree)
+		}},
+		{"repo", func(s *jsonscan.Scanner, w *Workspace) error { return decodeRepo(s, &w.Repo) }},
+	}
+	contextWindowFields = [...]field[ContextWindow]{
+		{"total_input_tokens", func(s *jsonscan.Scanner, c *ContextWindow) error { return num(s, &c.TotalInputTokens) }},
+		{"total_output_tokens", func(s *jsonscan.Scanner, c *ContextWindow) error { return num(s, &c.TotalOutputTokens) }},
+		{"context_window_size", func(s *jsonscan.Scanner, c *ContextWindow) error { return num(s, &c.Size) }},
+		{"used_percentage", func(s *jsonscan.Scanner, c *ContextWindow) error { return numPtr(s, &c.UsedPct) }},
+		{"current_usage", func(s *jsonscan.Scanner, c *ContextWindow) error {
+			return readObject(s, "context_window.current_usage", &c.CurrentUsage, usageFields[:])
+		}},
+	}
+	usageFields = [...]field[Usage]{
+		{"input_tokens", func(s *jsonscan.Scanner, u *Usage) error { return num(s, &u.Input) }},
+		{"output_tokens", func(s *jsonscan.Scanner, u *Usage) error { return num(s, &u.Output) }},
+		{"cache_creation_input_tokens", func(s *jsonscan.Scanner, u *Usage) error { return num(s, &u.CacheCreation) }},
+		{"cache_read_input_tokens", func(s *jsonscan.Scanner, u *Usage) error { return num(s, &u.CacheRead) }},
+	}
+	hookFields = [...]field[Hook]{
+		{"session_id", func(s *jsonscan.Scanner, h *Hook) error { return s.String("session_id", &h.SessionID) }},
+		{"transcript_path", func(s *jsonscan.Scanner, h *Hook) error { return s.String("transcript_path", &h.TranscriptPath) }},
+		{"cwd", func(s *jsonscan.Scanner, h *Hook) error { return s.String("cwd", &h.Cwd) }},
+		{"prompt_id", func(s *jsonscan.Scanner, h *Hook) error { return s.String("prompt_id", &h.PromptID) }},
+		{"hook_event_name", func(s *jsonscan.Scanner, h *Hook) error { return s.String("hook_event_name", &h.Event) }},
+		{"source", func(s *jsonscan.Scanner, h *Hook) error { return s.String("source", &h.Source) }},
+		{"model", func(s *jsonscan.Scanner, h *Hook) error { return s.String("model", &h.Model) }},
+		{"trigger", func(s *jsonscan.Scanner, h *Hook) error { return s.String("trigger", &h.Trigger) }},
+		{"prompt", func(s *jsonscan.Scanner, h *Hook) error { return s.String("prompt", &h.Prompt) }},
+		{"custom_instructions", func(s *jsonscan.Scanner, h *Hook) error {
+			return s.StringPtr("custom_instructions", &h.CustomInstructions)
+		}},
+		{"compact_summary", func(s *jsonscan.Scanner, h *Hook) error { return s.String("compact_summary", &h.CompactSummary) }},
+		{"reason", func(s *jsonscan.Scanner, h *Hook) error { return s.String("reason", &h.Reason) }},
+		{"permission_mode", func(s *jsonscan.Scanner, h *Hook) error { return s.String("permission_mode", &h.PermissionMode) }},
+		{"background_tasks", func(s *jsonscan.Scanner, h *Hook) error { return decodeBackground(s, &h.InFlight) }}, // Stop (inflight.go)
+		{"session_crons", func(s *jsonscan.Scanner, h *Hook) error { return decodeCrons(s, &h.InFlight) }},
+		{"last_assistant_message", func(s *jsonscan.Scanner, h *Hook) error {
+			return s.String("last_assistant_message", &h.LastAssistantMessage)
+		}},
+	}
+)
+
 // DecodeHook decodes a hook payload, as leniently as DecodeStatusline.
 func DecodeHook(data []byte) (*Hook, error) {
 	var h Hook
-	strs := []struct {
-		key string
-		dst *string
-	}{
-		{"session_id", &h.SessionID}, {"transcript_path", &h.TranscriptPath}, {"cwd", &h.Cwd},
-		{"prompt_id", &h.PromptID}, {"hook_event_name", &h.Event}, {"source", &h.Source},
-		{"model", &h.Model}, {"trigger", &h.Trigger}, {"prompt", &h.Prompt},
-		{"compact_summary", &h.CompactSummary}, {"reason", &h.Reason}, {"permission_mode", &h.PermissionMode},
-		{"last_assistant_message", &h.LastAssistantMessage},
-	}
 	err := jsonscan.Decode(data, func(s *jsonscan.Scanner, k []byte) error {
-		switch {
-		case jsonscan.KeyIs(k, "custom_instructions"):
-			return s.StringPtr("custom_instructions", &h.CustomInstructions)
-		case jsonscan.KeyIs(k, "background_tasks"):
-			return decodeBackground(s, &h.InFlight)
-		case jsonscan.KeyIs(k, "session_crons"):
-			return decodeCrons(s, &h.InFlight)
-		}
-		for _, f := range strs {
-			if jsonscan.KeyIs(k, f.key) {
-				return s.String(f.key, f.dst)
-			}
-		}
-		return s.Skip()
+		return readField(s, k, &h, hookFields[:])
 	})
 	err, syntax := decodeErr(err)
 	if syntax {

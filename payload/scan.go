@@ -54,6 +54,44 @@ func numPtr(s *jsonscan.Scanner, dst **Num) error {
 	return nil
 }
 
+// field is one key of a payload struct T and the reader of its value.
+type field[T any] struct {
+	key  string
+	read func(s *jsonscan.Scanner, v *T) error
+}
+
+// findField returns the entry of fields that names key k (jsonscan.KeyIs: exactly, or ASCII
+// case-insensitively), or nil.
+func findField[T any](k []byte, fields []field[T]) *field[T] {
+	for i := range fields {
+		if jsonscan.KeyIs(k, fields[i].key) {
+			return &fields[i]
+		}
+	}
+	return nil
+}
+
+// readField reads the value of key k into v through the entry of fields that names it, or
+// skips it.
+func readField[T any](s *jsonscan.Scanner, k []byte, v *T, fields []field[T]) error {
+	if f := findField(k, fields); f != nil {
+		return f.read(s, v)
+	}
+	return s.Skip()
+}
+
+// readObject reads the object-valued field name into *dst through fields: a new T when *dst is
+// nil, nil for null, and *dst kept when the value is of another kind (ptrIf).
+func readObject[T any](s *jsonscan.Scanner, name string, dst **T, fields []field[T]) error {
+	v := *dst
+	if v == nil {
+		v = new(T)
+	}
+	k, err := s.Object(name, func(k []byte) error { return readField(s, k, v, fields) })
+	*dst = ptrIf(k, v, *dst)
+	return err
+}
+
 // ptrIf returns v when the object was present, nil when it was null, and keeps old when the
 // value had the wrong type (encoding/json's behaviour, which leaves the field alone).
 func ptrIf[T any](k jsonscan.Kind, v, old *T) *T {

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -342,6 +344,51 @@ func BenchmarkDecodeStatusline(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		if _, err := DecodeStatusline(data); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// keysOf returns the keys of a field table.
+func keysOf[T any](fields []field[T]) []string {
+	var keys []string
+	for _, f := range fields {
+		keys = append(keys, f.key)
+	}
+	return keys
+}
+
+// tagsOf returns the json keys of struct T's fields.
+func tagsOf[T any]() []string {
+	typ := reflect.TypeFor[T]()
+	var tags []string
+	for i := range typ.NumField() {
+		// (json:"-" and an embedded struct without a tag, such as More, have their own decoders.)
+		if tag := strings.Split(typ.Field(i).Tag.Get("json"), ",")[0]; tag != "-" && tag != "" {
+			tags = append(tags, tag)
+		}
+	}
+	return tags
+}
+
+// TestFieldTablesMatchTags: each payload struct's key table names exactly its json tags, so a
+// field added to a struct and not to its table fails here.
+func TestFieldTablesMatchTags(t *testing.T) {
+	for _, c := range []struct {
+		name       string
+		keys, tags []string
+	}{
+		{"Statusline", keysOf(statuslineFields[:]), tagsOf[Statusline]()},
+		{"Model", keysOf(modelFields[:]), tagsOf[Model]()},
+		{"Workspace", keysOf(workspaceFields[:]), tagsOf[Workspace]()},
+		{"ContextWindow", keysOf(contextWindowFields[:]), tagsOf[ContextWindow]()},
+		{"Usage", keysOf(usageFields[:]), tagsOf[Usage]()},
+		// Stop's in-flight work is read into Hook.InFlight (json:"-") from two keys.
+		{"Hook", keysOf(hookFields[:]), append(tagsOf[Hook](), "background_tasks", "session_crons")},
+	} {
+		slices.Sort(c.keys)
+		slices.Sort(c.tags)
+		if !slices.Equal(c.keys, c.tags) {
+			t.Errorf("%s: table keys %v, json tags %v", c.name, c.keys, c.tags)
 		}
 	}
 }
