@@ -1,8 +1,12 @@
 // Package rawfs reads and writes files with direct system calls, without os.File, for the
-// statusline's and the hooks' hot path. The first os.File a Go process opens on a regular file
-// or a folder starts the runtime's network poller (epoll_create1, eventfd2, epoll_ctl, and
-// from then on an epoll_pwait in the scheduler) and gives every file a cleanup: measured here
-// about a tenth of a statusline render. Errors are *fs.PathError, as os returns, so
+// statusline's and the hooks' hot path. It gives what os does not: a symlink refused
+// (O_NOFOLLOW), a FIFO or device refused after fstat without blocking on it, temp files created
+// exclusively (O_EXCL) with an exact mode whatever the umask, log lines from racing processes
+// as one O_APPEND write each. And no os.File: the first one a Go process opens on a regular
+// file or a folder starts the runtime's network poller (epoll_create1, eventfd2, epoll_ctl) and
+// gives every file two fcntls and a cleanup. Measured with whole processes against the same
+// code on os (same flags): a render 3-4 % slower (ARCHITECTURE.md, "The hot path");
+// cmd/zoneline's TestNoPollerAtExit holds it. Errors are *fs.PathError, as os returns, so
 // errors.Is(err, fs.ErrNotExist) and the messages stay the same. On systems without the unix
 // calls it falls back to os.
 package rawfs
