@@ -5,7 +5,7 @@
 // as one O_APPEND write each. And no os.File: the first one a Go process opens on a regular
 // file or a folder starts the runtime's network poller (epoll_create1, eventfd2, epoll_ctl) and
 // gives every file two fcntls and a cleanup. Measured with whole processes against the same
-// code on os (same flags): a render 3-4 % slower (ARCHITECTURE.md, "The hot path");
+// code on os (same flags): a render 2.5-4 % slower (ARCHITECTURE.md, "The hot path");
 // cmd/zoneline's TestNoPollerAtExit holds it. Errors are *fs.PathError, as os returns, so
 // errors.Is(err, fs.ErrNotExist) and the messages stay the same. On systems without the unix
 // calls it falls back to os.
