@@ -15,10 +15,10 @@ import (
 	"time"
 )
 
-// The statusline and the hooks keep the runtime's network poller from starting: files go
-// through internal/rawfs's direct system calls, not os.File, whose first open of a regular file
-// creates an epoll instance and an eventfd (ARCHITECTURE.md, "The hot path"; measured: 2.5-4 % of
-// a render). TestNoPollerAtExit holds that rule to a real process: it runs the built binary
+// A render keeps the runtime's network poller from starting: files go through internal/rawfs's
+// direct system calls, not os.File, whose first open of a regular file creates an epoll
+// instance and an eventfd (ARCHITECTURE.md, "The hot path"; measured: 2.5-4 % of a render).
+// TestNoPollerAtExit holds that rule to a real process: it runs the built binary
 // under ptrace, stops it at its exit (PTRACE_EVENT_EXIT, before the kernel closes its files)
 // and reads its descriptors from /proc.
 
