@@ -221,15 +221,3 @@ func (c *Config) ShowEffective(set map[string]bool, eff map[string]Effective) []
 		return value, "default", true
 	})
 }
-
-// nonDefault returns c's values that differ from the defaults, as TOML (for the cache).
-func (c *Config) nonDefault() []byte {
-	d := map[string]string{}
-	Default().each(func(t, leaf, value string) {
-		if t != "" {
-			leaf = t + "." + leaf
-		}
-		d[leaf] = value
-	})
-	return c.encode(func(key, value string) (string, string, bool) { return value, "", d[key] != value })
-}

@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mattn/go-runewidth"
+
 	"github.com/zoneline/zoneline/internal/safetext"
 )
 
