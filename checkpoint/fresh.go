@@ -12,7 +12,7 @@ import (
 
 // CompactionsFile is the compaction state in a session's folder, written by the hook package's
 // PostCompact (records of {n, time, …}). Freshness reads only each record's number and time.
-const CompactionsFile = "compactions.json"
+const CompactionsFile = state.CompactionsName
 
 // maxCompactionsFile is the largest compaction state read.
 const maxCompactionsFile = 256 << 10

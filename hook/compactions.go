@@ -142,7 +142,7 @@ func cleanCompactionTemps(dir string) {
 		return
 	}
 	for _, e := range ents {
-		if strings.HasPrefix(e.Name(), "."+compactionsFile+".tmp-") {
+		if strings.HasPrefix(e.Name(), state.TempPrefix(compactionsFile)) {
 			os.Remove(filepath.Join(dir, e.Name()))
 		}
 	}
