@@ -5,10 +5,32 @@ package state
 import (
 	"errors"
 	"os"
+	"syscall"
 	"time"
-
-	"golang.org/x/sys/windows"
+	"unsafe"
 )
+
+// LockFileEx through the standard library's syscall: golang.org/x/sys/windows imports net,
+// whose package init would then run in every zoneline process (cmd/zoneline's TestNoHeavyDeps).
+var procLockFileEx = syscall.NewLazyDLL("kernel32.dll").NewProc("LockFileEx")
+
+const (
+	lockfileFailImmediately               = 0x1
+	lockfileExclusiveLock                 = 0x2
+	errorLockViolation      syscall.Errno = 33 // ERROR_LOCK_VIOLATION
+)
+
+// lockFileEx locks bytes [0, 1) of h.
+func lockFileEx(h syscall.Handle, flags uint32, ol *syscall.Overlapped) error {
+	r, _, e := syscall.SyscallN(procLockFileEx.Addr(), uintptr(h), uintptr(flags), 0, 1, 0, uintptr(unsafe.Pointer(ol)))
+	if r != 0 {
+		return nil
+	}
+	if e != 0 {
+		return e
+	}
+	return syscall.EINVAL
+}
 
 // Lock takes an exclusive LockFileEx lock on the lock file at path, creating it, and waits up
 // to wait for it. Windows drops the lock when its holder dies. A symlink or a special file at
@@ -29,12 +51,12 @@ func Lock(path string, wait time.Duration) (unlock func(), err error) {
 	}
 	deadline := time.Now().Add(wait)
 	for {
-		ol := new(windows.Overlapped)
-		err := windows.LockFileEx(windows.Handle(f.Fd()), windows.LOCKFILE_EXCLUSIVE_LOCK|windows.LOCKFILE_FAIL_IMMEDIATELY, 0, 1, 0, ol)
+		ol := new(syscall.Overlapped)
+		err := lockFileEx(syscall.Handle(f.Fd()), lockfileExclusiveLock|lockfileFailImmediately, ol)
 		if err == nil {
 			return func() { f.Close() }, nil // (os.File.Close is safe twice)
 		}
-		if !errors.Is(err, windows.ERROR_LOCK_VIOLATION) {
+		if !errors.Is(err, errorLockViolation) {
 			f.Close()
 			return nop, &lockError{path, err}
 		}

@@ -1,0 +1,11 @@
+//go:build linux && arm64
+
+package main
+
+import "syscall"
+
+// sysEpollCtl is epoll_ctl's number; syscallNo reads the number of the syscall a tracee
+// stopped in (x8).
+const sysEpollCtl = syscall.SYS_EPOLL_CTL
+
+func syscallNo(r *syscall.PtraceRegs) uint64 { return r.Regs[8] }
