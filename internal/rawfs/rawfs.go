@@ -2,11 +2,11 @@
 // statusline's and the hooks' hot path. It gives what os does not: a symlink refused
 // (O_NOFOLLOW), a FIFO or device refused after fstat without blocking on it, temp files created
 // exclusively (O_EXCL) with an exact mode whatever the umask, log lines from racing processes
-// as one O_APPEND write each. And no os.File: the first one a Go process opens on a regular
-// file or a folder starts the runtime's network poller (epoll_create1, eventfd2, epoll_ctl) and
-// gives every file two fcntls and a cleanup. Measured with whole processes against the same
-// code on os (same flags): a render 2.5-4 % slower (ARCHITECTURE.md, "The hot path");
-// cmd/zoneline's TestNoPollerAtExit holds it. Errors are *fs.PathError, as os returns, so
+// as one O_APPEND write each. And no os.File: every one is set non-blocking, offered to the
+// runtime's network poller (epoll_ctl, refused for a regular file, then set back) and given a
+// cleanup. Measured with whole processes against the same tree opening through os.OpenFile: a
+// render 5 % slower, a hook 1-2 % (ARCHITECTURE.md, "The hot path"); cmd/zoneline's
+// TestNoFileOfferedToPoller holds it. Errors are *fs.PathError, as os returns, so
 // errors.Is(err, fs.ErrNotExist) and the messages stay the same. On systems without the unix
 // calls it falls back to os.
 package rawfs
