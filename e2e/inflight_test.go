@@ -74,10 +74,10 @@ func writeCheckpointE2E(t *testing.T, s *Session, bins Binaries, next string) st
 	t.Helper()
 	id := sessionID(t, s)
 	env := append(os.Environ(), "CLAUDE_CODE_SESSION_ID="+id, "ZONELINE_STATE_DIR="+filepath.Join(s.Work, "state"), "ZONELINE_CONFIG="+filepath.Join(s.Work, "zoneline.toml"))
-	out, err := exec.Command(bins.Zoneline, "checkpoint", "path").Output()
 	cmd := exec.Command(bins.Zoneline, "checkpoint", "path")
 	cmd.Env = env
-	if out, err = cmd.Output(); err != nil {
+	out, err := cmd.Output()
+	if err != nil {
 		t.Fatalf("zoneline checkpoint path: %v", err)
 	}
 	ckPath := strings.TrimSpace(string(out))
