@@ -23,12 +23,12 @@ import (
 const (
 	// ResumePendingFile is written when a restore with a checkpoint is delivered: what the
 	// checkpoint's Next names and what the recovery steps touch. Stop reads it.
-	ResumePendingFile = "resume-pending.json"
+	ResumePendingFile = state.ResumePendingName
 	// ResumeFile is the verdict (on or off plan), read by the status line until the next prompt
 	// removes it.
-	ResumeFile = "resume.json"
+	ResumeFile = state.ResumeName
 	// resumeNotified is claimed (O_EXCL) by the one Stop that sends the off-plan notification.
-	resumeNotified = "resume-notified-"
+	resumeNotified = state.ResumeNotifiedPrefix
 )
 
 // Verdicts of the resume check.

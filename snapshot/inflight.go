@@ -19,7 +19,7 @@ import (
 
 // StopFile is the per-session record of what Claude Code's last Stop said was in flight
 // (written by the Stop hook, read back into the PreCompact snapshot).
-const StopFile = "inflight-stop.json"
+const StopFile = state.InflightStopName
 
 // Bounds of the in-flight record.
 const (

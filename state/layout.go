@@ -17,6 +17,9 @@ import "strconv"
 //	    checkpoint.md                           CheckpointName
 //	    compactions.json, .compactions.lock     CompactionsName, CompactionsLockName
 //	    prompt.json                             PromptName
+//	    inflight-stop.json                      InflightStopName
+//	    resume-pending.json, resume.json        ResumePendingName, ResumeName
+//	    resume-notified-<n>                     ResumeNotifiedPrefix + n
 //	    marker-<epoch>-<tier>.json              MarkerName
 //	    epoch-<n>.json                          EpochName
 //	    nudge-pending.json                      NudgePendingName
@@ -31,17 +34,21 @@ const (
 	SessionsDirName  = "sessions"
 
 	// In a session's folder.
-	SessionFileName     = "session.json"
-	CheckpointName      = "checkpoint.md"
-	CompactionsName     = "compactions.json"
-	CompactionsLockName = ".compactions.lock"
-	PromptName          = "prompt.json"
-	NudgePendingName    = "nudge-pending.json"
-	MarkerPrefix        = "marker-" // MarkerPrefix + "<epoch>-<tier>" + MarkerSuffix
-	MarkerSuffix        = ".json"
-	EpochPrefix         = "epoch-" // EpochPrefix + "<n>" + EpochSuffix
-	EpochSuffix         = ".json"
-	DeliveredPrefix     = "delivered-" // DeliveredPrefix + "<epoch>-<tier>"
+	SessionFileName      = "session.json"
+	CheckpointName       = "checkpoint.md"
+	CompactionsName      = "compactions.json"
+	CompactionsLockName  = ".compactions.lock"
+	PromptName           = "prompt.json"
+	InflightStopName     = "inflight-stop.json"
+	ResumePendingName    = "resume-pending.json"
+	ResumeName           = "resume.json"
+	ResumeNotifiedPrefix = "resume-notified-"
+	NudgePendingName     = "nudge-pending.json"
+	MarkerPrefix         = "marker-" // MarkerPrefix + "<epoch>-<tier>" + MarkerSuffix
+	MarkerSuffix         = ".json"
+	EpochPrefix          = "epoch-" // EpochPrefix + "<n>" + EpochSuffix
+	EpochSuffix          = ".json"
+	DeliveredPrefix      = "delivered-" // DeliveredPrefix + "<epoch>-<tier>"
 
 	tempInfix = ".tmp-"
 )
