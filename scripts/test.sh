@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# zoneline's whole test suite, as CI runs it: formatting and vet, unit, script and fuzz-seed
-# tests under the race detector, cross-compilation, install.sh into a temp prefix, and the
+# zoneline's whole test suite, as CI runs it: formatting, vet and lint (goimports, staticcheck), unit,
+# script and fuzz-seed tests under the race detector, cross-compilation, install.sh into a temp prefix, and the
 # end-to-end tests against the real Claude Code CLI (tmux + a local mock of the model API).
 #   scripts/test.sh            everything
 #   ZONELINE_E2E=0 scripts/test.sh   skip the end-to-end tests
