@@ -36,15 +36,10 @@ func (w zoneWant) matches(plain string) bool {
 	return m == w.zone && figureRE(w.tokens).MatchString(plain) && figureRE(w.window).MatchString(plain)
 }
 
-// zoneline runs Claude Code with `<built zoneline> statusline` as the
+// zonelineSessionCols runs Claude Code with `<built zoneline> statusline` as the
 // statusLine command, state, config and XDG dirs inside the run dir, and a
-// config path that does not exist (so zoneline uses its defaults).
-func zonelineSession(t *testing.T, model string) *Session {
-	t.Helper()
-	return zonelineSessionCols(t, model, 0)
-}
-
-// zonelineSessionCols is zonelineSession in a pane cols wide (0: the harness's 200).
+// config path that does not exist (so zoneline uses its defaults), in a pane cols
+// wide (0: the harness's 200).
 func zonelineSessionCols(t *testing.T, model string, cols int) *Session {
 	t.Helper()
 	Require(t)
