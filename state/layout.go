@@ -12,6 +12,7 @@ import "strconv"
 //	<state>/gc.stamp                            GCStampName
 //	<state>/config-cache.toml                   ConfigCacheName
 //	<state>/snapshots/                          SnapshotsDirName
+//	<state>/git/<key>.json, <key>.refresh       GitCacheDirName (gitcache)
 //	<state>/sessions/<session-id>/              SessionsDirName
 //	    session.json                            SessionFileName
 //	    checkpoint.md                           CheckpointName
@@ -24,6 +25,7 @@ import "strconv"
 //	    epoch-<n>.json                          EpochName
 //	    nudge-pending.json                      NudgePendingName
 //	    delivered-<epoch>-<tier>                DeliveredName
+//	    watch-<epoch>.json                      WatchClaimFmt (compactflow's watch)
 //	.<name>.tmp-<random>                        an atomic write's temp file (TempPrefix, IsTemp)
 const (
 	LogName          = "zoneline.log"
@@ -31,6 +33,7 @@ const (
 	GCStampName      = "gc.stamp"
 	ConfigCacheName  = "config-cache.toml" // config.CacheFile (config does not import state)
 	SnapshotsDirName = "snapshots"
+	GitCacheDirName  = "git"
 	SessionsDirName  = "sessions"
 
 	// In a session's folder.
