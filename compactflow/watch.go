@@ -20,7 +20,7 @@ const (
 
 // watchClaimFmt is the file that records, once per session and warning epoch, that watch acted
 // on the crossing (created exclusively): it notifies or runs a flow once, not every tick.
-const watchClaimFmt = "watch-%d.json"
+const watchClaimFmt = state.WatchClaimFmt
 
 // Decision is what watch does about one session on one tick.
 type Decision struct {

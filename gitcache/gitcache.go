@@ -24,11 +24,11 @@ import (
 
 // Tuning numbers.
 const (
-	DirName      = "git"            // under the state dir
-	RefreshAfter = 10 * time.Second // an entry older than this asks for a refresh
-	MaxAge       = 5 * time.Minute  // an entry older than this is not shown
-	Deadline     = 2 * time.Second  // the refresher's whole run
-	maxEntry     = 4096             // bytes of an entry read back
+	DirName      = state.GitCacheDirName // under the state dir
+	RefreshAfter = 10 * time.Second      // an entry older than this asks for a refresh
+	MaxAge       = 5 * time.Minute       // an entry older than this is not shown
+	Deadline     = 2 * time.Second       // the refresher's whole run
+	maxEntry     = 4096                  // bytes of an entry read back
 )
 
 // Entry is one worktree's cached state.

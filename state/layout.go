@@ -51,7 +51,8 @@ const (
 	MarkerSuffix         = ".json"
 	EpochPrefix          = "epoch-" // EpochPrefix + "<n>" + EpochSuffix
 	EpochSuffix          = ".json"
-	DeliveredPrefix      = "delivered-" // DeliveredPrefix + "<epoch>-<tier>"
+	DeliveredPrefix      = "delivered-"    // DeliveredPrefix + "<epoch>-<tier>"
+	WatchClaimFmt        = "watch-%d.json" // with the warning epoch
 
 	tempInfix = ".tmp-"
 )
