@@ -4,9 +4,9 @@ import "strconv"
 
 // The state dir's layout, every name in one place (ARCHITECTURE.md, "State layout" lists the
 // same tree with what each file holds). The packages that own a file (notify, sessions, hook,
-// checkpoint, snapshot, gitcache, compactflow, doctor, install) name it through these constants, never a
-// literal; config, which does not import state, spells its cache's name itself, and
-// layout_test.go holds the two equal.
+// checkpoint, snapshot, gitcache, compactflow, doctor, install) name it through these
+// constants, never a literal; config, which does not import state, spells its cache's name
+// itself, and layout_test.go holds the two equal.
 //
 //	<state>/zoneline.log, zoneline.log.1       LogName, LogRotatedName
 //	<state>/gc.stamp                            GCStampName
