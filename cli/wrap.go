@@ -97,7 +97,7 @@ func isSegment(name string) bool {
 const (
 	wrapLimit      = 64 << 10 // bytes of its output read; the rest is cut and the command killed
 	wrapMaxLines   = 8        // lines of its output shown
-	wrapCacheName  = "wrapped-last.txt"
+	wrapCacheName  = state.WrapCacheName
 	wrapGrace      = 100 * time.Millisecond // after the deadline, for the kill to close its output
 	wrapReserve    = 250 * time.Millisecond // after the wrapped command's deadline, for zoneline's part
 	wrapMaxTimeout = 10 * time.Second       // the longest wrap_timeout honoured

@@ -26,6 +26,7 @@ import "strconv"
 //	    nudge-pending.json                      NudgePendingName
 //	    delivered-<epoch>-<tier>                DeliveredName
 //	    watch-<epoch>.json                      WatchClaimFmt (compactflow's watch)
+//	    wrapped-last.txt                        WrapCacheName (statusline -wrap)
 //	.<name>.tmp-<random>                        an atomic write's temp file (TempPrefix, IsTemp)
 const (
 	LogName          = "zoneline.log"
@@ -53,6 +54,7 @@ const (
 	EpochSuffix          = ".json"
 	DeliveredPrefix      = "delivered-"    // DeliveredPrefix + "<epoch>-<tier>"
 	WatchClaimFmt        = "watch-%d.json" // with the warning epoch
+	WrapCacheName        = "wrapped-last.txt"
 
 	tempInfix = ".tmp-"
 )
