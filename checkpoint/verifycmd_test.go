@@ -108,10 +108,3 @@ func TestSkillVerifyExamples(t *testing.T) {
 		t.Errorf("found %d example rows in the skill", rows)
 	}
 }
-
-// table is a checkpoint whose External state table has rows (also for reconcile_test.go).
-func table(rows ...string) *Checkpoint {
-	text := "# zoneline checkpoint\n## External state\n| system | identifier | applied | idempotent | verify |\n|---|---|---|---|---|\n" +
-		strings.Join(rows, "\n") + "\n"
-	return Parse(text)
-}
