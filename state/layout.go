@@ -17,6 +17,7 @@ import "strconv"
 //	    session.json                            SessionFileName
 //	    checkpoint.md                           CheckpointName
 //	    compactions.json, .compactions.lock     CompactionsName, CompactionsLockName
+//	    compactions.problem                     CompactionsProblemFile
 //	    prompt.json                             PromptName
 //	    inflight-stop.json                      InflightStopName
 //	    resume-pending.json, resume.json        ResumePendingName, ResumeName
@@ -74,3 +75,8 @@ func DeliveredName(epoch int, tier string) string {
 
 // TempPrefix is the name prefix of an atomic write's temp file for the file named base.
 func TempPrefix(base string) string { return "." + base + tempInfix }
+
+// CompactionsProblemFile is the file in a session's folder that says why the hooks could not
+// record a compaction (its lock planted or busy); the statusline shows it as a ⚠ until an update
+// succeeds.
+const CompactionsProblemFile = "compactions.problem"

@@ -115,10 +115,6 @@ type checkedDir struct {
 // checkFor is how long a session folder's check holds.
 const checkFor = time.Second
 
-// CompactionsProblemFile, in a session's folder, says why the hooks could not record a
-// compaction (its lock planted or busy); the statusline shows it as a ⚠ until an update succeeds.
-const CompactionsProblemFile = "compactions.problem"
-
 // SessionFile returns the path of a file in the session's folder.
 func (d Dir) SessionFile(id, name string) (string, error) {
 	dir, err := d.Session(id)
