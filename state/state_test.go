@@ -411,7 +411,7 @@ func TestSessionCheckExpires(t *testing.T) {
 // umask, replaces what was there without a temp file left, and a missing folder is an error,
 // not created.
 func TestWritePublic(t *testing.T) {
-	dir := t.TempDir()
+	dir := testtmp.Dir(t)
 	os.Chmod(dir, 0o755)
 	path := filepath.Join(dir, "zones.svg")
 	for _, mask := range []int{0o022, 0o077} {
