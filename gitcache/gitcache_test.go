@@ -2,9 +2,9 @@ package gitcache
 
 import (
 	"os"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
-	"path/filepath"
 	"testing"
 	"time"
 )
