@@ -301,8 +301,8 @@ func TestGCGit(t *testing.T) {
 	now := time.Now()
 	day := 24 * time.Hour
 	gdir := filepath.Join(d.Root, GitDirName)
-	live := t.TempDir() // a worktree that exists
-	gone := filepath.Join(t.TempDir(), "deleted-worktree")
+	live := testtmp.Dir(t) // a worktree that exists
+	gone := filepath.Join(testtmp.Dir(t), "deleted-worktree")
 	entry := func(key, root string, age time.Duration) {
 		p := filepath.Join(gdir, key+".json")
 		os.MkdirAll(gdir, 0o700)

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/zoneline/zoneline/internal/testtmp"
 )
 
 // TestStart: the child runs in its own session (not the caller's), in /, with stdio on the
@@ -19,7 +21,7 @@ func TestStart(t *testing.T) {
 	if err != nil {
 		t.Skip("no sh")
 	}
-	out := filepath.Join(t.TempDir(), "out")
+	out := filepath.Join(testtmp.Dir(t), "out")
 	script := `sleep 0.2; { echo "$(pwd)"; echo "$$ $(ps -o sid= -p $$ 2>/dev/null || echo nops)"; ls -l /proc/self/fd/0 2>/dev/null || echo noproc; } > ` + out + `.tmp; mv ` + out + `.tmp ` + out
 	begin := time.Now()
 	if err := Start(sh, []string{"-c", script}); err != nil {
