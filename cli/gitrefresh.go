@@ -48,19 +48,26 @@ func runGitRefresh(e *Env, args []string) int {
 		ent.Dirty = len(g.Dirty) + g.DirtyMore
 		ent.Ahead, ent.Behind, ent.Upstream = g.Ahead, g.Behind, g.Upstream != ""
 	}
+	if ent.Err != "" {
+		ent.Fails = 1 // the backoff grows with each failure in a row (gitcache.Backoff)
+		if prev, ok := gitcache.Load(e.State.Root, info.Root); ok && prev.Err != "" {
+			ent.Fails = prev.Fails + 1
+		}
+	}
 	if err := gitcache.Save(e.State.Root, ent); err != nil {
 		fmt.Fprintf(e.Stderr, "zoneline: git-refresh: %v\n", err)
 		return exitFail
 	}
 	if ent.Err != "" {
-		e.State.Log("git-refresh", "%s: %s", info.Root, ent.Err)
+		e.State.Log("git-refresh", "%s: %s (failure %d in a row; next try in %s)", info.Root, ent.Err, ent.Fails, gitcache.Backoff(ent.Fails))
 	}
 	return exitOK
 }
 
 // gitFacts reads the git cache for the worktree at root on branch when the layout shows the
 // git segment; refresh reports whether the entry is stale (the caller starts the refresher
-// after printing). It reads one small file; it never starts a process.
+// after printing). An entry whose git failed shows as "git ?" and is retried after its
+// backoff. It reads one small file; it never starts a process.
 func (e *Env) gitFacts(lines [][]string, root, branch string, now time.Time) (g statusline.Git, refresh bool) {
 	if root == "" || !e.State.Usable() || !layoutHas(lines, "git") {
 		return g, false
@@ -69,6 +76,7 @@ func (e *Env) gitFacts(lines [][]string, root, branch string, now time.Time) (g 
 	if ok && ent.Fresh(now, branch) {
 		g = statusline.Git{Known: true, Dirty: ent.Dirty, Ahead: ent.Ahead, Behind: ent.Behind, Upstream: ent.Upstream}
 	}
+	g.Failed = ok && ent.Failed(branch)
 	return g, gitcache.Stale(ent, ok, now, branch)
 }
 

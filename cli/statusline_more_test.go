@@ -150,6 +150,66 @@ func TestGitSegmentFromCache(t *testing.T) {
 	}
 }
 
+// TestGitSegmentFailing: git failing in a worktree (here a corrupt index; in life a status
+// longer than the deadline) shows "git ?" and is retried after a backoff that grows with each
+// failure in a row, not every RefreshAfter.
+func TestGitSegmentFailing(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	repo := filepath.Join(t.TempDir(), "repo")
+	os.MkdirAll(repo, 0o755)
+	git(t, repo, "init", "-q", "-b", "main")
+	os.WriteFile(filepath.Join(repo, "a.txt"), []byte("a\n"), 0o644)
+	git(t, repo, "add", "a.txt")
+	git(t, repo, "commit", "-q", "-m", "one")
+	os.WriteFile(filepath.Join(repo, ".git", "index"), []byte("DIRC garbage"), 0o644)
+
+	stdin := []byte(`{"session_id":"3f0c5a52-6a7e-4f51-9b0a-2d3c4e5f6a7b","cwd":"` + repo + `","context_window":{"context_window_size":200000,"current_usage":{"input_tokens":1000}}}`)
+	e, _, _ := testEnv(t, stdin, nil)
+	os.WriteFile(e.Paths.Config, []byte("color = \"none\"\n[statusline]\nlines = [[\"zone\", \"dir\", \"branch\", \"git\"]]\n"), 0o600)
+	cfg, _ := config.Load(e.Paths.Config)
+	now := time.Now()
+	e.Now = func() time.Time { return now }
+	for fails := 1; fails <= 3; fails++ {
+		var errb strings.Builder
+		e.Stderr = &errb
+		if code := e.Run([]string{"git-refresh", "-root", repo}); code != exitOK {
+			t.Fatalf("git-refresh exit %d: %s", code, errb.String())
+		}
+		ent, ok := gitcache.Load(e.State.Root, repo)
+		if !ok || ent.Err == "" || ent.Fails != fails {
+			t.Fatalf("entry after failure %d: %+v %v", fails, ent, ok)
+		}
+		r := e.render(stdin, nil, cfg, nil)
+		if !strings.Contains(r.line, "main git ?") || strings.Contains(r.line, "⚠") || r.gitRefresh != "" {
+			t.Fatalf("failure %d: line %q, refresh %q (want git ?, no ⚠, no refresh)", fails, r.line, r.gitRefresh)
+		}
+		// Past RefreshAfter, and past any earlier backoff: still no refresh.
+		e.Now = func() time.Time { return now.Add(gitcache.Backoff(fails) - time.Second) }
+		if r := e.render(stdin, nil, cfg, nil); r.gitRefresh != "" || !strings.Contains(r.line, "git ?") {
+			t.Fatalf("failure %d, within the backoff: line %q, refresh %q", fails, r.line, r.gitRefresh)
+		}
+		now = now.Add(gitcache.Backoff(fails))
+		e.Now = func() time.Time { return now }
+		if r := e.render(stdin, nil, cfg, nil); r.gitRefresh != repo {
+			t.Fatalf("failure %d, after the backoff: no refresh (line %q)", fails, r.line)
+		}
+	}
+	// git works again: the figures, and the count of failures is gone.
+	os.Remove(filepath.Join(repo, ".git", "index"))
+	git(t, repo, "reset", "-q")
+	if code := e.Run([]string{"git-refresh", "-root", repo}); code != exitOK {
+		t.Fatal("git-refresh failed on a repaired repository")
+	}
+	if ent, _ := gitcache.Load(e.State.Root, repo); ent.Err != "" || ent.Fails != 0 {
+		t.Fatalf("entry after repair: %+v", ent)
+	}
+	if r := e.render(stdin, nil, cfg, nil); strings.Contains(r.line, "git ?") || !strings.Contains(r.line, "main clean") {
+		t.Fatalf("after repair: %q", r.line)
+	}
+}
+
 // TestCompactionsReclaimed: the compactions segment counts the transcript's compactions and
 // the tokens they reclaimed (preTokens − postTokens), kept in the registry between renders.
 func TestCompactionsReclaimed(t *testing.T) {

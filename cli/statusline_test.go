@@ -151,15 +151,19 @@ func TestStatuslineNoColor(t *testing.T) {
 }
 
 func TestStatuslineWidth(t *testing.T) {
-	for _, cols := range []int{200, 80, 50, 30, 12} {
+	for _, cols := range []int{200, 80, 50, 30, 12, 8, 5, 3, 1} {
 		e, out, _ := testEnv(t, fixture(t, "statusline-edge-05-ctx-100k.json"), map[string]string{"COLUMNS": fmt.Sprint(cols), "NO_COLOR": "1"})
 		e.Run([]string{"statusline"})
 		line := strings.TrimRight(out.String(), "\n")
-		if w := len([]rune(line)); w > cols-2 {
+		if w := len([]rune(line)); w > max(cols-4, 1) {
 			t.Errorf("COLUMNS=%d: line of width %d: %q", cols, w, line)
 		}
 		if !strings.Contains(line, "WARN") && cols >= 30 {
 			t.Errorf("COLUMNS=%d: zone dropped: %q", cols, line)
+		}
+		// The zone word whole where it fits, else the zone's dot: never blank, never "." or "● W…".
+		if want := "● WARN"; cols >= 10 && !strings.HasPrefix(line, want) || cols < 10 && line != "●" {
+			t.Errorf("COLUMNS=%d: %q, want %q or the dot alone below 10 columns", cols, line, want)
 		}
 	}
 }

@@ -115,13 +115,22 @@ func runTune(e *Env, args []string) int {
 	}
 	if rep.Totals.Turns == 0 && rep.Totals.Compactions == 0 {
 		// Nothing to report: the same message and exit code whether the folder is missing,
-		// empty or holds no transcript; a file given by name that is not one is named.
-		for _, p := range o.Paths {
-			if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+		// empty or holds no transcript; a file given by name that is not one is named instead.
+		var folders []string
+		for _, p := range paths {
+			fi, err := os.Stat(p)
+			switch {
+			case err == nil && fi.Mode().IsRegular() && len(paths) == 1:
 				fmt.Fprintf(e.Stderr, "zoneline: %s is not a Claude Code transcript (no assistant responses with usage in its %d lines)\n", p, rep.Totals.Lines)
+			case err == nil && fi.Mode().IsRegular():
+				fmt.Fprintf(e.Stderr, "zoneline: %s is not a Claude Code transcript (no assistant responses with usage)\n", p)
+			default:
+				folders = append(folders, p)
 			}
 		}
-		fmt.Fprintln(e.Stderr, noTranscripts(strings.Join(paths, ", ")))
+		if len(folders) > 0 {
+			fmt.Fprintln(e.Stderr, noTranscripts(strings.Join(folders, ", ")))
+		}
 		return exitNoTranscripts
 	}
 	if secs := float64(rep.Totals.ElapsedMS) / 1000; secs > 0 && isTerminal(e.Stderr) {

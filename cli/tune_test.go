@@ -116,8 +116,14 @@ func TestTuneSVGAndErrors(t *testing.T) {
 	// A file that is not a transcript says so.
 	errb.Reset()
 	readme := filepath.Join("..", "README.md")
-	if code := e.Run([]string{"tune", readme}); code != exitNoTranscripts || !strings.Contains(errb.String(), readme+" is not a Claude Code transcript") {
-		t.Errorf("tune README.md: exit %d, %s", code, errb)
+	if code := e.Run([]string{"tune", readme}); code != exitNoTranscripts || !strings.HasPrefix(errb.String(), "zoneline: "+readme+" is not a Claude Code transcript") || strings.Count(errb.String(), "\n") != 1 {
+		t.Errorf("tune README.md: exit %d, want one line saying it is not a transcript: %s", code, errb)
+	}
+	// A file and a folder, neither holding a transcript: each named once, for what it is.
+	errb.Reset()
+	empty := t.TempDir()
+	if code := e.Run([]string{"tune", readme, empty}); code != exitNoTranscripts || errb.String() != "zoneline: "+readme+" is not a Claude Code transcript (no assistant responses with usage)\n"+noTranscripts(empty)+"\n" {
+		t.Errorf("tune README.md DIR: exit %d: %s", code, errb)
 	}
 	errb.Reset()
 	svg := filepath.Join(t.TempDir(), "chart.svg")

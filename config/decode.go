@@ -179,13 +179,25 @@ func (d *decoder) header(parts []string, array bool, off, n int) {
 		d.modelN++
 		d.model, d.modelAt, d.modelW, d.modelOK = &Model{}, off, n, true
 		return
-	case array:
+	case array && name != "" && slices.Contains(tables, name):
 		d.add(off, n, "["+showKey(parts)+"] is not a list of tables: write ["+showKey(parts)+"]; its keys are ignored")
 	case name == modelTable:
 		d.add(off, n, "[model] is a list of tables: write [[model]]; its keys are ignored")
-	case name == "" || !slices.Contains(tables, name):
+	case array || name == "" || !slices.Contains(tables, name):
 		msg := "unknown table [" + showKey(parts) + "]"
-		if near := closest(name, tables[1:]); near != "" {
+		if array {
+			msg = "unknown list of tables [[" + showKey(parts) + "]]"
+		}
+		// The nearest of the tables and [[model]]; on a tie, what the brackets say.
+		cands := append(slices.Clip(tables[1:]), modelTable)
+		if array {
+			cands = append([]string{modelTable}, tables[1:]...)
+		}
+		switch near := closest(name, cands); near {
+		case "":
+		case modelTable:
+			msg += " (did you mean [[model]]?)"
+		default:
 			msg += " (did you mean [" + near + "]?)"
 		}
 		d.add(off, n, msg+"; its keys are ignored")

@@ -1,13 +1,20 @@
 // Package gitcache is the git segment's cache: a worktree's dirty count and distance to its
 // upstream, written by a refresher process and read by the statusline, so that the render
 // never starts git. A render that finds the entry stale (older than RefreshAfter) or missing
-// claims the refresh (an O_EXCL stamp, at most once per RefreshAfter) and, after its line is
-// printed, starts `zoneline git-refresh` detached; the refresher runs git under a deadline,
-// as the PreCompact snapshot does (snapshot.GitStatus: no program the repository names can
-// start), and writes the entry atomically (temp file + rename).
+// claims the refresh (the stamp checked and renewed under a file lock: exactly one claim per
+// RefreshAfter) and, after its line is printed, starts `zoneline git-refresh` detached; the
+// refresher runs git under a deadline, as the PreCompact snapshot does (snapshot.GitStatus:
+// no program the repository names can start), and writes the entry atomically (temp file +
+// rename). An entry whose git failed or timed out is retried only after Backoff (MaxAge,
+// doubling on each further failure, at most MaxBackoff): a repository too big for Deadline
+// costs one git run per Backoff, not one per RefreshAfter.
 //
 //	<state>/git/<key>.json      the entry (key: FNV-64a of the worktree root)
 //	<state>/git/<key>.refresh   the claim stamp: its time is the last refresh started
+//	<state>/git/<key>.lock      the lock the claim is made under
+//
+// The daily state GC (state.Dir.GC) removes entries older than gc_days or whose worktree is
+// gone, with their stamp and lock, and the refreshers' stale temp files.
 package gitcache
 
 import (
@@ -24,11 +31,12 @@ import (
 
 // Tuning numbers.
 const (
-	DirName      = state.GitCacheDirName // under the state dir
-	RefreshAfter = 10 * time.Second      // an entry older than this asks for a refresh
-	MaxAge       = 5 * time.Minute       // an entry older than this is not shown
-	Deadline     = 2 * time.Second       // the refresher's whole run
-	maxEntry     = 4096                  // bytes of an entry read back
+	DirName      = state.GitDirName // under the state dir
+	RefreshAfter = 10 * time.Second // an entry older than this asks for a refresh
+	MaxAge       = 5 * time.Minute  // an entry older than this is not shown; the first backoff
+	MaxBackoff   = time.Hour        // the longest wait before retrying a failing git
+	Deadline     = 2 * time.Second  // the refresher's whole run
+	maxEntry     = 4096             // bytes of an entry read back
 )
 
 // Entry is one worktree's cached state.
@@ -41,6 +49,7 @@ type Entry struct {
 	Behind   int       // commits behind it
 	Upstream bool      // the branch has an upstream
 	Err      string    // git failed or timed out: nothing above is known
+	Fails    int       // consecutive failed runs (Err set), for the backoff
 }
 
 // Dir returns the cache folder under the state dir root.
@@ -59,6 +68,10 @@ func Path(stateRoot, root string) string {
 
 func stampPath(stateRoot, root string) string {
 	return filepath.Join(Dir(stateRoot), key(root)+".refresh")
+}
+
+func lockPath(stateRoot, root string) string {
+	return filepath.Join(Dir(stateRoot), key(root)+".lock")
 }
 
 // Load returns the entry of root; ok is false when there is none, it cannot be read, or it
@@ -81,34 +94,66 @@ func (e Entry) Fresh(now time.Time, branch string) bool {
 	return e.Err == "" && e.Branch == branch && age >= -time.Minute && age < MaxAge
 }
 
-// Stale reports whether e (ok: it exists) should be refreshed at now for branch.
+// Failed reports whether e, for branch, says git failed or timed out there: the segment
+// shows its degraded form ("git ?") until a run succeeds.
+func (e Entry) Failed(branch string) bool { return e.Err != "" && e.Branch == branch }
+
+// Backoff is how long an entry whose git failed fails times in a row waits before the next
+// try: MaxAge, doubling with each further failure, at most MaxBackoff.
+func Backoff(fails int) time.Duration {
+	d := MaxAge
+	for i := 1; i < fails && d < MaxBackoff; i++ {
+		d *= 2
+	}
+	return min(d, MaxBackoff)
+}
+
+// Stale reports whether e (ok: it exists) should be refreshed at now for branch: missing, for
+// another branch, older than RefreshAfter, or, when its git failed, older than its Backoff.
 func Stale(e Entry, ok bool, now time.Time, branch string) bool {
 	if !ok || e.Branch != branch {
 		return true
 	}
 	age := now.Sub(e.Time)
-	return age >= RefreshAfter || age < -time.Minute
+	if age < -time.Minute {
+		return true
+	}
+	if e.Err != "" {
+		return age >= Backoff(e.Fails)
+	}
+	return age >= RefreshAfter
 }
 
-// Claim reports whether this caller may start the refresh of root now: it creates the stamp
-// exclusively, and replaces one older than RefreshAfter. Two renders racing start one
-// refresher.
+// Claim reports whether this caller may start the refresh of root now: under the worktree's
+// lock (not waited for: a render that finds it held leaves the claim to its holder), it
+// renews the stamp when it is missing or older than RefreshAfter. Of any number of renders
+// racing, exactly one claims per RefreshAfter.
 func Claim(stateRoot, root string, now time.Time) bool {
 	if err := state.MkdirPrivate(Dir(stateRoot)); err != nil {
 		return false
 	}
-	p := stampPath(stateRoot, root)
-	if created, err := state.CreateExclusive(p, nil); err == nil && created {
-		return true
-	}
-	t, ok := rawfs.ModTime(p)
-	if ok && now.Sub(t) < RefreshAfter && now.Sub(t) > -time.Minute {
+	unlock, err := state.Lock(lockPath(stateRoot, root), 0)
+	defer unlock()
+	if err != nil {
 		return false
 	}
-	os.Remove(p)
-	created, err := state.CreateExclusive(p, nil)
-	return err == nil && created
+	p := stampPath(stateRoot, root)
+	if t, ok := rawfs.ModTime(p); ok && now.Sub(t) < RefreshAfter && now.Sub(t) > -time.Minute {
+		return false
+	}
+	if claimPause != nil {
+		claimPause()
+	}
+	if err := state.Replace(p, nil); err != nil { // a rename: a symlink planted there is replaced, not followed
+		return false
+	}
+	os.Chtimes(p, now, now)
+	return true
 }
+
+// claimPause, set by tests, runs between judging the stamp expired and renewing it: where
+// racing renders interleave.
+var claimPause func()
 
 // Save writes e atomically (temp file + rename, 0600 in a 0700 folder).
 func Save(stateRoot string, e Entry) error {
@@ -132,6 +177,8 @@ func (e *Entry) appendJSON(b []byte) []byte {
 		b = append(append(append(b, ",\""...), f.k...), "\":"...)
 		b = strconv.AppendInt(b, int64(f.v), 10)
 	}
+	b = append(b, ",\"fails\":"...)
+	b = strconv.AppendInt(b, int64(e.Fails), 10)
 	b = append(b, ",\"upstream\":"...)
 	b = strconv.AppendBool(b, e.Upstream)
 	b = append(b, ",\"error\":"...)
@@ -140,7 +187,7 @@ func (e *Entry) appendJSON(b []byte) []byte {
 }
 
 func (e *Entry) decode(data []byte) error {
-	var dirty, ahead, behind int64
+	var dirty, ahead, behind, fails int64
 	var up *bool
 	err := jsonscan.Decode(data, func(s *jsonscan.Scanner, k []byte) error {
 		switch {
@@ -156,6 +203,8 @@ func (e *Entry) decode(data []byte) error {
 			return s.Int("ahead", &ahead)
 		case jsonscan.KeyIs(k, "behind"):
 			return s.Int("behind", &behind)
+		case jsonscan.KeyIs(k, "fails"):
+			return s.Int("fails", &fails)
 		case jsonscan.KeyIs(k, "upstream"):
 			return s.BoolPtr("upstream", &up)
 		case jsonscan.KeyIs(k, "error"):
@@ -164,7 +213,7 @@ func (e *Entry) decode(data []byte) error {
 		return s.Skip()
 	})
 	clamp := func(v int64) int { return int(max(0, min(v, 1<<20))) }
-	e.Dirty, e.Ahead, e.Behind = clamp(dirty), clamp(ahead), clamp(behind)
+	e.Dirty, e.Ahead, e.Behind, e.Fails = clamp(dirty), clamp(ahead), clamp(behind), int(max(0, min(fails, 64)))
 	e.Upstream = up != nil && *up
 	return err
 }

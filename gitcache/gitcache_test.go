@@ -3,6 +3,8 @@ package gitcache
 import (
 	"os"
 	"path/filepath"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -12,6 +14,13 @@ func TestSaveLoad(t *testing.T) {
 	now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
 	if _, ok := Load(st, "/repo"); ok {
 		t.Fatal("entry before any save")
+	}
+	failed := Entry{Root: "/repo", Branch: "main", Time: now, Err: "timed out", Fails: 3}
+	if err := Save(st, failed); err != nil {
+		t.Fatal(err)
+	}
+	if got, ok := Load(st, "/repo"); !ok || got != failed {
+		t.Fatalf("Load = %+v %v, want %+v", got, ok, failed)
 	}
 	e := Entry{Root: "/repo", Branch: "main", Time: now, Dirty: 3, Ahead: 1, Behind: 2, Upstream: true}
 	if err := Save(st, e); err != nil {
@@ -61,6 +70,13 @@ func TestFreshStale(t *testing.T) {
 		{"too old", Entry{Root: "/r", Branch: "main", Time: now.Add(-MaxAge)}, true, "main", false, true},
 		{"other branch", e, true, "feature", false, true},
 		{"git failed", Entry{Root: "/r", Branch: "main", Time: now, Err: "timed out"}, true, "main", false, false},
+		// A failed entry waits its backoff, not RefreshAfter: a repository whose git takes
+		// longer than Deadline is not run again every 10 s.
+		{"failed, past RefreshAfter", Entry{Root: "/r", Branch: "main", Time: now.Add(-time.Minute), Err: "timed out", Fails: 1}, true, "main", false, false},
+		{"failed, past its backoff", Entry{Root: "/r", Branch: "main", Time: now.Add(-MaxAge), Err: "timed out", Fails: 1}, true, "main", false, true},
+		{"failed twice, within its backoff", Entry{Root: "/r", Branch: "main", Time: now.Add(-MaxAge - time.Minute), Err: "timed out", Fails: 2}, true, "main", false, false},
+		{"failed often, past the cap", Entry{Root: "/r", Branch: "main", Time: now.Add(-MaxBackoff), Err: "timed out", Fails: 60}, true, "main", false, true},
+		{"failed on another branch", Entry{Root: "/r", Branch: "old", Time: now, Err: "timed out", Fails: 5}, true, "main", false, true},
 		{"from the future", Entry{Root: "/r", Branch: "main", Time: now.Add(time.Hour)}, true, "main", false, true},
 	}
 	for _, tt := range tests {
@@ -92,5 +108,57 @@ func TestClaimOncePerInterval(t *testing.T) {
 	}
 	if fi, err := os.Stat(filepath.Join(Dir(st))); err != nil || fi.Mode().Perm() != 0o700 {
 		t.Fatalf("dir: %v %v", fi, err)
+	}
+}
+
+func TestBackoff(t *testing.T) {
+	for _, tt := range []struct {
+		fails int
+		want  time.Duration
+	}{{0, MaxAge}, {1, MaxAge}, {2, 2 * MaxAge}, {3, 4 * MaxAge}, {4, 8 * MaxAge}, {5, MaxBackoff}, {64, MaxBackoff}, {1 << 30, MaxBackoff}} {
+		if got := Backoff(tt.fails); got != tt.want {
+			t.Errorf("Backoff(%d) = %v, want %v", tt.fails, got, tt.want)
+		}
+	}
+	e := Entry{Root: "/r", Branch: "main", Err: "timed out", Fails: 1}
+	if !e.Failed("main") || e.Failed("other") || (Entry{Branch: "main"}).Failed("main") {
+		t.Error("Failed")
+	}
+}
+
+// TestClaimRace: renders racing for a missing or an expired stamp, any number of them, start
+// exactly one refresher per interval (the old remove-then-create let two win: each removed
+// the stamp the other had just made).
+func TestClaimRace(t *testing.T) {
+	st := t.TempDir()
+	now := time.Now()
+	// Widen the window between the check and the renewal so that the racers overlap in it.
+	claimPause = func() { time.Sleep(5 * time.Millisecond) }
+	defer func() { claimPause = nil }()
+	for round := 0; round < 20; round++ {
+		if round%2 == 1 { // an expired stamp to take over, else none at all
+			old := now.Add(-2 * RefreshAfter)
+			os.Chtimes(stampPath(st, "/r"), old, old)
+		} else {
+			os.Remove(stampPath(st, "/r"))
+		}
+		var wins atomic.Int32
+		var start, done sync.WaitGroup
+		start.Add(1)
+		for i := 0; i < 16; i++ {
+			done.Add(1)
+			go func() {
+				defer done.Done()
+				start.Wait()
+				if Claim(st, "/r", now) {
+					wins.Add(1)
+				}
+			}()
+		}
+		start.Done()
+		done.Wait()
+		if n := wins.Load(); n != 1 {
+			t.Fatalf("round %d: %d claims won, want exactly 1", round, n)
+		}
 	}
 }

@@ -116,18 +116,20 @@ func TestNoShellFromPayload(t *testing.T) {
 	root := ".."
 	call := regexp.MustCompile(`(exec\.Command(Context)?|syscall\.ForkExec|syscall\.StartProcess|os\.StartProcess)\(([^,)]*(,\s*)?)?([^,)]+)`)
 	allowed := map[string]bool{ // file → why its program is not payload data
-		"snapshot/git.go":                 true, // "git" with a fixed argv, every program-starting knob off; the repository found from the payload's cwd is cmd.Dir, not argv
-		"notify/detach_unix.go":           true, // the companion binary found beside zoneline (spawn.go)
-		"notify/detach_other.go":          true, // the same, outside Unix
-		"gitcache/spawn_unix.go":          true, // zoneline itself (os.Executable, named zoneline) with the fixed argv git-refresh -root <worktree gitinfo found>
-		"gitcache/spawn_other.go":         true, // the same, outside Unix
-		"cli/notify.go":                   true, // the same companion
-		"cli/doctor.go":                   true, // the same companion
-		"doctor/doctor.go":                true, // `<a skill's zoneline> version`, a file named zoneline, fixed argv, from `zoneline doctor` only
-		"compactflow/tmux.go":             true, // "tmux" (or a configured path) with an explicit argv
-		"checkpoint/reconcile.go":         true, // sh -c with the checkpoint's verify command: `zoneline checkpoint reconcile` only
-		"notify/notifytest/notifytest.go": true,
-		"internal/procbench/procbench.go": true,
+		"snapshot/git.go": true, // "git" with a fixed argv, every program-starting knob off; the repository found from the payload's cwd is cmd.Dir, not argv
+		// detach.Start's callers: notify/spawn.go (the companion binary found beside zoneline)
+		// and gitcache.Start from cli/gitrefresh.go (zoneline itself, os.Executable, named
+		// zoneline, with the fixed argv git-refresh -root <worktree gitinfo found>).
+		"internal/detach/detach_unix.go":    true,
+		"internal/detach/detach_windows.go": true, // the same on Windows
+		"internal/detach/detach_other.go":   true, // the same elsewhere
+		"cli/notify.go":                     true, // the same companion
+		"cli/doctor.go":                     true, // the same companion
+		"doctor/doctor.go":                  true, // `<a skill's zoneline> version`, a file named zoneline, fixed argv, from `zoneline doctor` only
+		"compactflow/tmux.go":               true, // "tmux" (or a configured path) with an explicit argv
+		"checkpoint/reconcile.go":           true, // sh -c with the checkpoint's verify command: `zoneline checkpoint reconcile` only
+		"notify/notifytest/notifytest.go":   true,
+		"internal/procbench/procbench.go":   true,
 		// sh -c with the user's own status line command: from `statusline -wrap` in settings.json
 		// or [statusline] wrap in the config (wrap.go), never from the payload (checked below).
 		"cli/wrap_unix.go":  true,

@@ -18,7 +18,7 @@ func collectGarbage(c *Context) {
 	switch {
 	case err != nil:
 		c.State.Log("hook", "gc: %v", err)
-	case ran && (len(res.Sessions) > 0 || res.Temps > 0 || res.Planted > 0):
-		c.State.Info("hook", "gc: removed %d sessions older than %d days, %d temp files, %d planted links", len(res.Sessions), days, res.Temps, res.Planted)
+	case ran && (len(res.Sessions) > 0 || res.Temps > 0 || res.Planted > 0 || res.Git > 0):
+		c.State.Info("hook", "gc: removed %d sessions older than %d days, %d git cache entries, %d temp files, %d planted links", len(res.Sessions), days, res.Git, res.Temps, res.Planted)
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"strings"
 	"time"
+
+	"github.com/zoneline/zoneline/internal/detach"
 )
 
 // Companion is the notifier binary's name, installed beside zoneline.
@@ -146,5 +148,5 @@ func (s Spawner) Spawn(n Notification) error {
 	if err != nil {
 		return err
 	}
-	return start(bin, n.Args(s.StateDir))
+	return detach.Start(bin, n.Args(s.StateDir)) // its own session; on Windows no console, out of the job
 }

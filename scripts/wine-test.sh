@@ -42,7 +42,7 @@ C
 fi
 
 # --- unit tests ----------------------------------------------------------------------------------
-pkgs="./zones/ ./statusline/ ./config/ ./checkpoint/ ./install/ ./state/ ./payload/ ./transcript/ ./paths/ ./internal/testtmp/ ./internal/safetext/ ./internal/redact/"
+pkgs="./zones/ ./statusline/ ./config/ ./checkpoint/ ./install/ ./state/ ./payload/ ./transcript/ ./paths/ ./internal/testtmp/ ./internal/safetext/ ./internal/redact/ ./internal/detach/"
 if [ "${ZONELINE_WINE_UNIT:-1}" != 0 ]; then
 	say "GOOS=windows go test -exec wine64 $pkgs"
 	# (the tests that need Unix skip themselves by name with their reason)

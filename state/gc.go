@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/zoneline/zoneline/internal/jsonscan"
+	"github.com/zoneline/zoneline/internal/rawfs"
 )
 
 // Garbage collection of the state dir.
@@ -19,17 +22,19 @@ const (
 
 // tempDirs are the folders below the root, besides each session's, where atomic writes leave
 // temp files when killed.
-var tempDirs = []string{"", SnapshotsDirName, SessionsDirName}
+var tempDirs = []string{"", SnapshotsDirName, SessionsDirName, GitDirName}
 
 // GCResult is what one GC removed.
 type GCResult struct {
 	Sessions []string // session ids whose folder was removed
 	Temps    int      // stale temp files removed
-	Planted  int      // symlinks found in or at sessions/ and removed (the links, never their targets)
+	Planted  int      // symlinks found in or at sessions/ or git/ and removed (the links, never their targets)
+	Git      int      // git cache entries removed: older than maxAge, or their worktree is gone
 }
 
-// GC removes the folders of sessions whose newest file is older than maxAge, and temp files
-// older than StaleTemp left by interrupted atomic writes, and sets every folder left to DirPerm
+// GC removes the folders of sessions whose newest file is older than maxAge, the git cache's
+// entries older than maxAge or whose worktree no longer exists (gcGit), and temp files older
+// than StaleTemp left by interrupted atomic writes, and sets every folder left to DirPerm
 // and every file to FilePerm (what the hot path only does for the files it opens). It never
 // follows a symlink: a symlink found in sessions/ is removed itself, its target untouched. A
 // missing state dir is not an error.
@@ -42,6 +47,9 @@ func (d Dir) GC(maxAge time.Duration, now time.Time) (GCResult, error) {
 	for _, sub := range tempDirs {
 		res.Temps += removeStaleTemps(filepath.Join(d.Root, sub), now)
 	}
+	var planted int
+	res.Git, planted = gcGit(filepath.Join(d.Root, GitDirName), maxAge, now)
+	res.Planted += planted
 	sessions := filepath.Join(d.Root, SessionsDirName)
 	if fi, err := os.Lstat(sessions); err != nil || !fi.IsDir() {
 		if err == nil && fi.Mode()&os.ModeSymlink != 0 { // planted where sessions/ belongs
@@ -99,6 +107,87 @@ func (d Dir) GCDaily(maxAge time.Duration, now time.Time) (res GCResult, ran boo
 	os.Chtimes(stamp, now, now)
 	res, err = d.GC(maxAge, now)
 	return res, true, err
+}
+
+// gcGit sweeps the git cache folder dir: an entry "<key>.json" goes, with its "<key>.refresh"
+// stamp and "<key>.lock", when it is older than maxAge, when the worktree it names no longer
+// exists, or when it is unreadable and older than StaleTemp (a refresh rewrites a live one);
+// a stamp or lock without an entry goes when older than maxAge; a symlink goes (the link). It
+// returns the entries and the links removed. Nothing is followed, nothing else is touched.
+func gcGit(dir string, maxAge time.Duration, now time.Time) (entries, planted int) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return 0, 0
+	}
+	live := map[string]bool{}
+	for _, e := range ents {
+		name, p := e.Name(), filepath.Join(dir, e.Name())
+		if e.Type()&os.ModeSymlink != 0 {
+			if os.Remove(p) == nil {
+				planted++
+			}
+			continue
+		}
+		key, ok := strings.CutSuffix(name, ".json")
+		if !ok || IsTemp(name) || !e.Type().IsRegular() {
+			continue
+		}
+		fi, err := e.Info()
+		if err != nil {
+			continue
+		}
+		age := now.Sub(fi.ModTime())
+		root, readable := gitEntryRoot(p)
+		if age <= maxAge && (readable && worktreeExists(root) || !readable && age < StaleTemp) {
+			live[key] = true
+			continue
+		}
+		if os.Remove(p) == nil {
+			entries++
+			os.Remove(filepath.Join(dir, key+".refresh"))
+			os.Remove(filepath.Join(dir, key+".lock"))
+		}
+	}
+	for _, e := range ents {
+		name := e.Name()
+		key, ok := strings.CutSuffix(name, ".refresh")
+		if !ok {
+			key, ok = strings.CutSuffix(name, ".lock")
+		}
+		if !ok || live[key] || !e.Type().IsRegular() {
+			continue
+		}
+		if fi, err := e.Info(); err == nil && now.Sub(fi.ModTime()) > maxAge {
+			os.Remove(filepath.Join(dir, name))
+		}
+	}
+	return entries, planted
+}
+
+// gitEntryRoot returns the worktree root a git cache entry names, and whether it could be read.
+func gitEntryRoot(path string) (root string, ok bool) {
+	data, err := rawfs.ReadFile(path, 4096, true)
+	if err != nil {
+		return "", false
+	}
+	err = jsonscan.Decode(data, func(s *jsonscan.Scanner, k []byte) error {
+		if jsonscan.KeyIs(k, "root") {
+			return s.String("root", &root)
+		}
+		return s.Skip()
+	})
+	return root, err == nil && root != ""
+}
+
+// worktreeExists reports whether root, an absolute path, is still there. Only a path that is
+// certainly gone (ErrNotExist) counts as gone: a worktree on an unmounted or unreadable disk
+// keeps its entry until it ages out.
+func worktreeExists(root string) bool {
+	if !filepath.IsAbs(root) {
+		return false
+	}
+	_, err := os.Lstat(root)
+	return !errors.Is(err, os.ErrNotExist)
 }
 
 // newest returns the newest modification time of dir and the entries in it (not following

@@ -12,7 +12,7 @@ import "strconv"
 //	<state>/gc.stamp                            GCStampName
 //	<state>/config-cache.toml                   ConfigCacheName
 //	<state>/snapshots/                          SnapshotsDirName
-//	<state>/git/<key>.json, <key>.refresh       GitCacheDirName (gitcache)
+//	<state>/git/<key>.json, <key>.refresh       GitDirName (gitcache)
 //	<state>/sessions/<session-id>/              SessionsDirName
 //	    session.json                            SessionFileName
 //	    checkpoint.md                           CheckpointName
@@ -35,7 +35,7 @@ const (
 	GCStampName      = "gc.stamp"
 	ConfigCacheName  = "config-cache.toml" // config.CacheFile (config does not import state)
 	SnapshotsDirName = "snapshots"
-	GitCacheDirName  = "git"
+	GitDirName       = "git"
 	SessionsDirName  = "sessions"
 
 	// In a session's folder.

@@ -292,6 +292,64 @@ func TestGC(t *testing.T) {
 	assertUntouched(t, outside)
 }
 
+// TestGCGit: the git cache's entries go when older than maxAge or when their worktree is gone,
+// with their stamp and lock; a live one stays with its stamp; temps of killed refreshers go
+// after StaleTemp; a symlink goes, its target untouched; files GC does not know stay.
+func TestGCGit(t *testing.T) {
+	d, outside := world(t)
+	now := time.Now()
+	day := 24 * time.Hour
+	gdir := filepath.Join(d.Root, GitDirName)
+	live := testtmp.Dir(t) // a worktree that exists
+	gone := filepath.Join(testtmp.Dir(t), "deleted-worktree")
+	entry := func(key, root string, age time.Duration) {
+		p := filepath.Join(gdir, key+".json")
+		os.MkdirAll(gdir, 0o700)
+		os.WriteFile(p, []byte(`{"root":`+strconv.Quote(root)+`,"branch":"main","time":"2026-12-01T09:00:00Z","dirty":1}`), 0o600)
+		os.Chtimes(p, now.Add(-age), now.Add(-age))
+		for _, ext := range []string{".refresh", ".lock"} {
+			touch(t, filepath.Join(gdir, key+ext), age, now)
+		}
+	}
+	entry("a1", live, time.Hour)                                        // kept
+	entry("b2", gone, time.Hour)                                        // worktree deleted
+	entry("c3", live, 20*day)                                           // too old
+	entry("d4", "relative", time.Hour)                                  // not a worktree path
+	touch(t, filepath.Join(gdir, "e5.json"), 2*time.Minute, now)        // unreadable, not being written
+	touch(t, filepath.Join(gdir, "f6.json"), time.Second, now)          // unreadable, young: kept
+	touch(t, filepath.Join(gdir, ".a1.json.tmp-1"), 2*time.Minute, now) // a killed refresher's temp
+	touch(t, filepath.Join(gdir, ".a1.json.tmp-2"), time.Second, now)   // a write in progress
+	touch(t, filepath.Join(gdir, ".a1.refresh.tmp-3"), 2*time.Minute, now)
+	touch(t, filepath.Join(gdir, "0a.refresh"), 20*day, now) // a stamp whose refresher never wrote
+	touch(t, filepath.Join(gdir, "0b.lock"), time.Hour, now) // a young one: kept
+	touch(t, filepath.Join(gdir, "README"), 30*day, now)     // not GC's
+	os.Symlink(outside, filepath.Join(gdir, "99.json"))
+
+	res, err := d.GC(14*day, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Git != 4 || res.Temps != 2 || res.Planted != 1 {
+		t.Fatalf("GC = %+v, want 4 git entries, 2 temps, 1 link", res)
+	}
+	want := map[string]bool{
+		"a1.json": true, "a1.refresh": true, "a1.lock": true,
+		"f6.json": true, "0b.lock": true, "README": true, ".a1.json.tmp-2": true,
+	}
+	names, _ := os.ReadDir(gdir)
+	var left []string
+	for _, e := range names {
+		left = append(left, e.Name())
+		if !want[e.Name()] {
+			t.Errorf("%s left", e.Name())
+		}
+	}
+	if len(left) != len(want) {
+		t.Errorf("left %v, want %v", left, want)
+	}
+	assertUntouched(t, outside)
+}
+
 func TestGCDaily(t *testing.T) {
 	d, _ := world(t)
 	now := time.Now()

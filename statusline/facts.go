@@ -75,4 +75,5 @@ type Git struct {
 	Dirty         int  // changed and untracked files
 	Ahead, Behind int
 	Upstream      bool // the branch has an upstream (Ahead/Behind mean something)
+	Failed        bool // git failed or timed out there (retried after a backoff): "git ?"
 }

@@ -19,6 +19,9 @@ func FuzzFit(f *testing.F) {
 	f.Add("Cafe\u0301", "e\u0301\u0301", "\U0001F468\u200d\U0001F469", "⚠\ufe0f", int64(1_000_000), 5, uint8(2))
 	f.Add("\x1b[31mx", "a\nb", "\xff\xfe", "\u202e", int64(-1), 1, uint8(3))
 	f.Add("", "", "", "", int64(0), 0, uint8(4))
+	f.Add("Opus 5.5", "project", "main", "", int64(142_000), 3, uint8(6))  // COLUMNS=5: the zone's dot
+	f.Add("Opus 5.5", "project", "main", "x", int64(142_000), 1, uint8(7)) // one East-Asian cell
+	f.Add("Opus 5.5", "project", "main", "x", int64(142_000), 6, uint8(8))
 	f.Fuzz(func(t *testing.T, model, dir, branch, problem string, tokens int64, width int, knobs uint8) {
 		width %= 300
 		ea := knobs&1 != 0
@@ -42,6 +45,7 @@ func FuzzFit(f *testing.F) {
 		for _, line := range strings.Split(out, "\n") {
 			checkLine(t, line, width, ea)
 		}
+		checkZone(t, out, v.Zone, g, width, ea)
 		if p == termcolor.Ascii && strings.Contains(out, "\x1b") {
 			t.Fatalf("escape with the Ascii profile: %q", out)
 		}

@@ -72,3 +72,47 @@ func checkEscapes(s string) string {
 	}
 	return ""
 }
+
+// checkZone checks the first line of a default-layout render at width: it starts with the
+// whole zone ("● DUMB") whenever that fits, and is the zone's dot alone (the ASCII dot in a
+// one-cell East-Asian pane) when it does not: the zone word is never cut, the line never blank.
+func checkZone(t *testing.T, out string, z zones.Zone, g string, width int, ea bool) {
+	t.Helper()
+	if z < zones.Unknown || z > zones.Dumb {
+		z = zones.Unknown
+	}
+	line, _, _ := strings.Cut(stripSGR(out), "\n")
+	whole := glyphSet(g).zoneText[z]
+	dot, _, _ := strings.Cut(whole, " ")
+	switch {
+	case width <= 0 || Width(whole, ea) <= width:
+		if !strings.HasPrefix(line, whole) {
+			t.Errorf("width %d (%s, east-asian %v): %q lacks the whole zone %q", width, g, ea, line, whole)
+		}
+	case Width(dot, ea) <= width:
+		if line != dot {
+			t.Errorf("width %d (%s, east-asian %v): %q, want the zone's dot %q alone", width, g, ea, line, dot)
+		}
+	default:
+		if line != asciiDot(dot) {
+			t.Errorf("width %d (%s, east-asian %v): %q, want %q", width, g, ea, line, asciiDot(dot))
+		}
+	}
+}
+
+// stripSGR removes the SGR sequences ("ESC [ … m") of s.
+func stripSGR(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == 0x1b && i+1 < len(s) && s[i+1] == '[' {
+			j := i + 2
+			for j < len(s) && s[j] != 'm' {
+				j++
+			}
+			i = j
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}

@@ -21,6 +21,7 @@ type item struct {
 	priority   int
 	group      group
 	dropped    bool
+	zone       bool // the zone segment: cut whole or to its dot, never mid-word
 }
 
 // lineLayout is one line being laid out; its arrays keep a render from allocating for them.
@@ -124,6 +125,7 @@ func (r *renderer) collect(l *lineLayout, names []string) {
 		if !r.add(l, start, reg.priority, reg.group) {
 			continue
 		}
+		l.items[len(l.items)-1].zone = name == "zone"
 		if t, ok := reg.seg.(tailer); ok {
 			start = len(l.spans)
 			l.spans = t.renderTail(r.c, l.spans)
@@ -276,6 +278,10 @@ items:
 		for k := it.start; k < it.end; k++ {
 			sp := &l.spans[k]
 			if limit >= 0 && used+sp.w > budget {
+				if it.zone {
+					r.cutZone(&e, sp, limit-used)
+					break items
+				}
 				e.write(strings.TrimRight(truncateText(sp.text, budget-used, r.c.east), " "), sp.style)
 				e.write(ellipsis, sp.style)
 				break items
@@ -286,6 +292,29 @@ items:
 		prev = it
 	}
 	e.close()
+}
+
+// cutZone writes the zone span sp where the line is cut inside it, in room cells: the whole
+// "● DUMB" when it fits (without the ellipsis: the zone word matters more than the mark that
+// something follows), else its dot alone in the zone's colour, else (a 1-cell East-Asian pane)
+// the ASCII dot. A zone word is never cut to "● DU…".
+func (r *renderer) cutZone(e *emitter, sp *span, room int) {
+	switch dot, _, _ := strings.Cut(sp.text, " "); {
+	case sp.w <= room:
+		e.write(sp.text, sp.style)
+	case Width(dot, r.c.east) <= room:
+		e.write(dot, sp.style)
+	case room > 0:
+		e.write(asciiDot(dot), sp.style)
+	}
+}
+
+// asciiDot is the ASCII glyph set's form of the zone dot.
+func asciiDot(dot string) string {
+	if dot == "○" || dot == "o" {
+		return "o"
+	}
+	return "*"
 }
 
 // emitter writes spans, opening and closing SGR runs only where the style changes.

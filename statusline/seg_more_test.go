@@ -80,6 +80,7 @@ func TestExtraSegments(t *testing.T) {
 		{"git", "clean", Facts{Git: Git{Known: true, Upstream: true}}, "clean", ""},
 		{"git", "dirty ahead behind", Facts{Git: Git{Known: true, Dirty: 3, Ahead: 1, Behind: 2, Upstream: true}}, "*3 ↑1 ↓2", "*3 ^1 v2"},
 		{"git", "no upstream", Facts{Git: Git{Known: true, Dirty: 1, Ahead: 4}}, "*1", ""},
+		{"git", "git failed", Facts{Git: Git{Failed: true}}, "git ?", ""},
 		// pr, repo, worktree, agent
 		{"pr", "absent", Facts{}, "", ""},
 		{"pr", "github", Facts{PRNumber: 1234, PRState: "changes_requested"}, "PR #1234 changes requested", ""},

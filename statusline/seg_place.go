@@ -5,13 +5,18 @@ import "strconv"
 // gitSegment shows the worktree's state from the git cache (never a process on the render):
 // "*3 ↑1 ↓2" (dirty files, commits ahead of and behind the upstream; "*3 ^1 v2" in ascii),
 // "clean" when there is nothing to say. It sits with dir and branch ("project ⎇ main *3 ↑1").
-// Hidden while the cache holds nothing fresh for this worktree.
+// Hidden while the cache holds nothing fresh for this worktree; "git ?" dimmed when git failed
+// or timed out there (a repository too big for the refresher's deadline): deliberately no ⚠,
+// the line's problems are zoneline's own, and the log says why.
 type gitSegment struct{}
 
-func (gitSegment) enabled(c *ctx) bool { return c.v.Facts.Git.Known }
+func (gitSegment) enabled(c *ctx) bool { return c.v.Facts.Git.Known || c.v.Facts.Git.Failed }
 
 func (gitSegment) render(c *ctx, dst []span) []span {
 	g := &c.v.Facts.Git
+	if !g.Known {
+		return append(dst, span{text: "git ?", style: styleDim})
+	}
 	up, down := "↑", "↓"
 	if isASCII(c) {
 		up, down = "^", "v"

@@ -226,7 +226,11 @@ func TestFitWidths(t *testing.T) {
 		60:  "● DUMB · ⚑ /compact-prep · ⚠ config.toml:4:1 unknown key 'c…",
 		40:  "● DUMB · ⚑ /compact-prep · ⚠ config.tom…",
 		20:  "● DUMB · ⚑ /compact…",
-		5:   "● DU…",
+		7:   "● DUMB…",
+		6:   "● DUMB", // the zone word whole rather than the ellipsis after it
+		5:   "●",      // never "● DU…": the dot alone, in the zone's colour
+		3:   "●",      // COLUMNS=5 with the default indent
+		1:   "●",
 	}
 	for w, s := range want {
 		if got := Render(fitView(), Options{Profile: termcolor.Ascii, Width: w}); got != s {
@@ -240,8 +244,10 @@ func TestFitWidths(t *testing.T) {
 		40: "● DUMB 142k/200k 71% · ~25k to compact",
 		20: "● DUMB 142k/200k",
 		10: "● DUMB",
-		5:  "● DU…",
-		1:  "…",
+		6:  "● DUMB",
+		5:  "●",
+		2:  "●",
+		1:  "●",
 	}
 	for w, s := range plainWant {
 		if got := Render(dumbView(), Options{Profile: termcolor.Ascii, Width: w}); got != s {
@@ -262,12 +268,13 @@ func TestFitInvariants(t *testing.T) {
 		for _, p := range allProfiles {
 			for _, g := range allGlyphs {
 				for _, ea := range []bool{false, true} {
-					for _, w := range []int{200, 80, 60, 40, 20, 5, 3, 2, 1, 0} {
+					for _, w := range []int{200, 80, 60, 40, 20, 8, 7, 6, 5, 4, 3, 2, 1, 0} {
 						out := Render(v, Options{Profile: p.p, Glyphs: g, Width: w, EastAsian: ea})
 						if out == "" {
 							t.Errorf("%s/%s/%s/%d: empty line", name, p.name, g, w)
 						}
 						checkLine(t, out, w, ea)
+						checkZone(t, out, v.Zone, g, w, ea)
 						if w >= 40 && len(v.Problems) > 0 && !strings.Contains(out, strings.TrimSpace(glyphSet(g).problem)) {
 							t.Errorf("%s/%s/%s/%d: problems dropped: %q", name, p.name, g, w, out)
 						}

@@ -10,7 +10,7 @@ import (
 
 // WinePackages are the packages scripts/wine-test.sh runs under Wine: their tests take temp
 // folders from Dir, never t.TempDir, whose cleanup fails there.
-var WinePackages = []string{"zones", "statusline", "config", "checkpoint", "install", "state", "payload", "transcript", "paths", "internal/safetext", "internal/redact"}
+var WinePackages = []string{"zones", "statusline", "config", "checkpoint", "install", "state", "payload", "transcript", "paths", "internal/safetext", "internal/redact", "internal/detach"}
 
 func TestWinePackagesUseDir(t *testing.T) {
 	re := regexp.MustCompile(`\b\w+\.TempDir\(\)`)

@@ -1,14 +1,17 @@
 //go:build unix
 
-package gitcache
+package detach
 
 import (
 	"os"
 	"syscall"
 )
 
-// Start starts bin with args detached: its own session, in /, stdio on /dev/null, not waited
-// for (syscall.ForkExec: os.StartProcess would first fork a throwaway child to probe pidfd).
+// Start starts bin with args detached: in its own session (it outlives the statusline and
+// gets no signal meant for Claude Code's process group), in /, with stdio on /dev/null and
+// the caller's environment, and does not wait for it. It forks through the syscall package:
+// os.StartProcess first probes pidfd support by forking a throwaway child, which doubled the
+// cost of a render that starts one.
 func Start(bin string, args []string) error {
 	null, err := syscall.Open(os.DevNull, syscall.O_RDWR|syscall.O_CLOEXEC, 0)
 	if err != nil {

@@ -1,6 +1,6 @@
-//go:build !unix
+//go:build !unix && !windows
 
-package gitcache
+package detach
 
 import "os/exec"
 
