@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"strings"
@@ -16,38 +17,58 @@ import (
 	"github.com/zoneline/zoneline/state"
 )
 
-// checkpointUsage is `zoneline checkpoint`'s usage line.
-const checkpointUsage = "usage: zoneline checkpoint path | show | verify | reconcile | template | compact-line [-session ID] [-file PATH]"
+var cmdCheckpoint = &Command{
+	Name:      "checkpoint",
+	UsageLine: "checkpoint path | show | verify | reconcile | template | compact-line [-session ID] [-file PATH] [-timeout D]",
+	Short:     "checkpoint path | show | verify | reconcile | template (the /compact-prep checkpoint)",
+	Long: `Work with the session's /compact-prep checkpoint (the skills run these from Claude Code,
+which sets CLAUDE_CODE_SESSION_ID):
+
+  path          print the checkpoint's path, creating its private folder
+  show          print it; a stale one (older than the last compaction, or past stale_minutes)
+                under a STALE banner, and exit 1
+  verify        check it against the format and the budget: each problem as file:line: reason
+  reconcile     run each External state row's verify command (-timeout each) and report
+                CONFIRMED / CORRECTED / UNVERIFIABLE; exit 1 unless all are confirmed
+  template      print an empty checkpoint with its identity header filled in
+  compact-line  print the /compact line with the config's compact_instructions`,
+	Parse: parseCheckpoint,
+}
 
 // checkpointOptions are the flags every checkpoint subcommand takes.
 type checkpointOptions struct {
+	Sub     string
 	Session string        // -session; else $CLAUDE_CODE_SESSION_ID
 	File    string        // -file: a checkpoint file to use instead of the session's
 	Timeout time.Duration // reconcile: per verify command
 }
 
-// runCheckpoint is `zoneline checkpoint path|show|verify|reconcile|template`.
-func runCheckpoint(e *Env, args []string) int {
-	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
-		fmt.Fprintln(e.Stderr, checkpointUsage)
-		return exitUsage
-	}
-	sub := args[0]
-	fs := e.flags("checkpoint "+sub, "[-session ID] [-file PATH]")
+func parseCheckpoint(e *Env, fs *flag.FlagSet) func([]string) error {
 	var o checkpointOptions
 	fs.StringVar(&o.Session, "session", "", "session id (default: $CLAUDE_CODE_SESSION_ID, which Claude Code sets for the commands it runs)")
 	fs.StringVar(&o.File, "file", "", "a checkpoint file to use instead of the session's")
-	if sub == "reconcile" {
-		fs.DurationVar(&o.Timeout, "timeout", checkpoint.DefaultVerifyTimeout, "time allowed for each verify command")
+	fs.DurationVar(&o.Timeout, "timeout", checkpoint.DefaultVerifyTimeout, "reconcile: time allowed for each verify command")
+	return func(args []string) error {
+		if len(args) == 0 {
+			return usagef("name a checkpoint command")
+		}
+		o.Sub = args[0]
+		if err := parseFlags(fs, args[1:]); err != nil { // flags after the subcommand
+			return err
+		}
+		switch {
+		case fs.NArg() > 0:
+			return usagef("unexpected argument %q", fs.Arg(0))
+		case o.Sub != "reconcile" && isSet(fs, "timeout"):
+			return usagef("-timeout is for checkpoint reconcile")
+		}
+		return e.runCheckpoint(o)
 	}
-	if code, ok := parse(fs, args[1:]); !ok {
-		return code
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(e.Stderr, "zoneline: unexpected argument %q\n%s\n", fs.Arg(0), checkpointUsage)
-		return exitUsage
-	}
-	switch sub {
+}
+
+// runCheckpoint is `zoneline checkpoint path|show|verify|reconcile|template|compact-line`.
+func (e *Env) runCheckpoint(o checkpointOptions) error {
+	switch o.Sub {
 	case "path":
 		return e.checkpointPath(o)
 	case "show":
@@ -61,8 +82,7 @@ func runCheckpoint(e *Env, args []string) int {
 	case "compact-line":
 		return e.checkpointCompactLine()
 	}
-	fmt.Fprintf(e.Stderr, "zoneline: unknown checkpoint command %q\n%s\n", sub, checkpointUsage)
-	return exitUsage
+	return usagef("unknown checkpoint command %q", o.Sub)
 }
 
 // session returns the session id from -session or $CLAUDE_CODE_SESSION_ID; it never guesses.
@@ -101,25 +121,20 @@ func (e *Env) checkpointFile(o checkpointOptions) (path, id string, err error) {
 	return path, id, err
 }
 
-func (e *Env) fail(err error) int {
-	fmt.Fprintln(e.Stderr, safetext.Text(err.Error())) // errors quote paths, files, pane text
-	return exitFail
-}
-
 // checkpointPath prints the session's checkpoint path, creating its private folder so the agent
 // can write the file there.
-func (e *Env) checkpointPath(o checkpointOptions) int {
+func (e *Env) checkpointPath(o checkpointOptions) error {
 	path, _, err := e.checkpointFile(o)
 	if err != nil {
-		return e.fail(err)
+		return err
 	}
 	if o.File == "" {
 		if err := state.MkdirPrivate(dirOf(path)); err != nil {
-			return e.fail(err)
+			return err
 		}
 	}
 	fmt.Fprintln(e.Stdout, path)
-	return exitOK
+	return nil
 }
 
 func dirOf(path string) string {
@@ -130,36 +145,31 @@ func dirOf(path string) string {
 }
 
 // readCheckpoint reads the checkpoint or explains how to make one.
-func (e *Env) readCheckpoint(path string) (string, bool) {
+func (e *Env) readCheckpoint(path string) (string, error) {
 	text, _, err := checkpoint.Read(path)
 	if errors.Is(err, os.ErrNotExist) {
-		fmt.Fprintf(e.Stderr, "zoneline: no checkpoint at %s: run /compact-prep in Claude Code (or 'zoneline checkpoint template' for the skeleton)\n", path)
-		return "", false
+		return "", fmt.Errorf("zoneline: no checkpoint at %s: run /compact-prep in Claude Code (or 'zoneline checkpoint template' for the skeleton)", path)
 	}
-	if err != nil {
-		fmt.Fprintln(e.Stderr, err)
-		return "", false
-	}
-	return text, true
+	return text, err
 }
 
 // checkpointShow prints the checkpoint. For a session's checkpoint it first judges it by the
 // rule the restore uses (checkpoint.Current): a stale one (written before the last compaction it
 // was not written for, or past stale_minutes) is printed under a STALE banner, as history only,
 // and the command exits 1, so that /postcompact never takes it for ground truth.
-func (e *Env) checkpointShow(o checkpointOptions) int {
+func (e *Env) checkpointShow(o checkpointOptions) error {
 	path, id, err := e.checkpointFile(o)
 	if err != nil {
-		return e.fail(err)
+		return err
 	}
-	text, ok := e.readCheckpoint(path)
-	if !ok {
-		return exitFail
+	text, err := e.readCheckpoint(path)
+	if err != nil {
+		return err
 	}
 	// Written by the agent, which quotes payloads and tool output: redacted and made safe as the
 	// restore is (/postcompact reads this output into the context).
 	text = safetext.Text(redact.String(text))
-	code := exitOK
+	var stale error
 	if o.File == "" && id != "" {
 		cfg, err := config.Load(e.Paths.Config)
 		if err != nil { // the checkpoint is still shown; the staleness limit is the default's
@@ -174,67 +184,65 @@ func (e *Env) checkpointShow(o checkpointOptions) int {
 			fmt.Fprintf(e.Stdout, "zoneline: STALE CHECKPOINT: %s is not ground truth: %s.\n"+
 				"zoneline: read it only as history, verify each point before relying on it, and run /compact-prep for a fresh one.\n"+
 				"--- stale checkpoint (history) ---\n", path, f.Why())
-			code = exitFail
+			stale = errReported
 		}
 	}
 	fmt.Fprint(e.Stdout, text)
 	if !strings.HasSuffix(text, "\n") {
 		fmt.Fprintln(e.Stdout)
 	}
-	return code
+	return stale
 }
 
 // loadConfig loads the config for a command a person runs: a broken config fails loudly.
-func (e *Env) loadConfig() (*config.Config, bool) {
+func (e *Env) loadConfig() (*config.Config, error) {
 	cfg, err := config.Load(e.Paths.Config)
 	if err != nil {
-		fmt.Fprintf(e.Stderr, "%s\nzoneline: fix the config (run 'zoneline config check')\n", err)
-		return nil, false
+		return nil, fmt.Errorf("%w\nzoneline: fix the config (run 'zoneline config check')", err)
 	}
-	return cfg, true
+	return cfg, nil
 }
 
 // checkpointVerify prints each problem as path:line: reason and exits 1 when there is any.
-func (e *Env) checkpointVerify(o checkpointOptions) int {
+func (e *Env) checkpointVerify(o checkpointOptions) error {
 	path, id, err := e.checkpointFile(o)
 	if err != nil {
-		return e.fail(err)
+		return err
 	}
-	cfg, ok := e.loadConfig()
-	if !ok {
-		return exitFail
+	cfg, err := e.loadConfig()
+	if err != nil {
+		return err
 	}
-	text, ok := e.readCheckpoint(path)
-	if !ok {
-		return exitFail
+	text, err := e.readCheckpoint(path)
+	if err != nil {
+		return err
 	}
 	ps := checkpoint.Verify(checkpoint.Parse(text), checkpoint.VerifyOptions{Budget: cfg.Checkpoint.Budget, Session: id})
 	for _, p := range ps {
 		fmt.Fprintf(e.Stderr, "%s:%d: %s\n", path, p.Line, safetext.Line(p.Msg)) // quotes the checkpoint
 	}
 	if len(ps) > 0 {
-		fmt.Fprintf(e.Stderr, "zoneline: %d problem(s) in the checkpoint: fix each line above and run 'zoneline checkpoint verify' again\n", len(ps))
-		return exitFail
+		return fmt.Errorf("zoneline: %d problem(s) in the checkpoint: fix each line above and run 'zoneline checkpoint verify' again", len(ps))
 	}
 	fmt.Fprintf(e.Stdout, "zoneline: checkpoint OK: %s (%d of %d characters)\n", path, utf8.RuneCountInString(text), cfg.Checkpoint.Budget)
-	return exitOK
+	return nil
 }
 
 // checkpointReconcile runs each External state row's verify command (the user's own text) and
 // reports CONFIRMED / CORRECTED / UNVERIFIABLE per row; it exits 1 unless every row is CONFIRMED.
-func (e *Env) checkpointReconcile(o checkpointOptions) int {
+func (e *Env) checkpointReconcile(o checkpointOptions) error {
 	path, _, err := e.checkpointFile(o)
 	if err != nil {
-		return e.fail(err)
+		return err
 	}
-	text, ok := e.readCheckpoint(path)
-	if !ok {
-		return exitFail
+	text, err := e.readCheckpoint(path)
+	if err != nil {
+		return err
 	}
 	ck := checkpoint.Parse(text)
 	if len(ck.External) == 0 {
 		fmt.Fprintf(e.Stdout, "zoneline: %s has no External state rows: nothing to reconcile\n", path)
-		return exitOK
+		return nil
 	}
 	dir := ck.Header.Cwd
 	if fi, err := os.Stat(dir); dir == "" || err != nil || !fi.IsDir() {
@@ -253,10 +261,9 @@ func (e *Env) checkpointReconcile(o checkpointOptions) int {
 		}
 	}
 	if bad > 0 {
-		fmt.Fprintf(e.Stderr, "zoneline: %d row(s) not confirmed: update their applied column (CORRECTED) or check them by hand (UNVERIFIABLE) before any non-idempotent action\n", bad)
-		return exitFail
+		return fmt.Errorf("zoneline: %d row(s) not confirmed: update their applied column (CORRECTED) or check them by hand (UNVERIFIABLE) before any non-idempotent action", bad)
 	}
-	return exitOK
+	return nil
 }
 
 // templateNoSession stands for the session id in a skeleton printed outside Claude Code.
@@ -265,12 +272,12 @@ const templateNoSession = "<the session id: Claude Code's CLAUDE_CODE_SESSION_ID
 // checkpointTemplate prints an empty checkpoint with the identity header filled in. Outside
 // Claude Code, with no -session, it prints the skeleton with a placeholder for the session (a
 // note on stderr says so): the skeleton needs no session, only a checkpoint does.
-func (e *Env) checkpointTemplate(o checkpointOptions) int {
+func (e *Env) checkpointTemplate(o checkpointOptions) error {
 	h := checkpoint.Header{Session: templateNoSession, Time: e.Now(), Compactions: 0}
 	if o.Session != "" || e.Getenv("CLAUDE_CODE_SESSION_ID") != "" {
 		id, err := e.session(o)
 		if err != nil {
-			return e.fail(err) // a session given but not valid: say so
+			return err // a session given but not valid: say so
 		}
 		h.Session = id
 		if s, err := e.State.LoadSession(id); err == nil {
@@ -291,5 +298,5 @@ func (e *Env) checkpointTemplate(o checkpointOptions) int {
 	// The registry's model and cwd came from payloads, the cwd maybe from the environment.
 	h.Model, h.Cwd = safetext.Line(h.Model), safetext.Line(h.Cwd)
 	fmt.Fprint(e.Stdout, checkpoint.Template(h))
-	return exitOK
+	return nil
 }

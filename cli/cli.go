@@ -4,6 +4,7 @@
 package cli
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -35,6 +36,10 @@ type Env struct {
 	Paths  paths.Paths
 	State  state.Dir
 	Now    func() time.Time
+	// IO is what a command a person runs knows of its terminal, decided once, when a command
+	// first asks (e.io(), newIO): the statusline, the hooks and mod status, whose stdout is a
+	// pipe of Claude Code's, never look.
+	IO *IO
 	// process: Main built this Env for the process, so Stdin is fd 0 (its reads can be bounded),
 	// the statusline's and the hooks' deadlines may end the process, and SIGPIPE may be ignored.
 	process bool
@@ -43,44 +48,53 @@ type Env struct {
 	modCall bool
 }
 
-// Command is one subcommand.
+// Command is one subcommand, built as cmd/go and gh build theirs: its usage is written once,
+// here, and parsing comes before running. Parse defines the command's flags on a FlagSet bound
+// to a fresh options value and returns the run step for the arguments the flags leave; the run
+// step returns an error that Run maps to an exit code in one place (exitCode). Help calls
+// Parse only to print the flags with their defaults.
 type Command struct {
-	Name  string
-	Short string
-	Run   func(e *Env, args []string) int
+	Name      string
+	UsageLine string // the synopsis after "zoneline ", e.g. "watch [-auto] [-interval D]"
+	Short     string // one line for `zoneline help`
+	Long      string // the help text after the synopsis (the flags are printed from Parse)
+	Parse     func(e *Env, fs *flag.FlagSet) func(args []string) error
+	// Hot is set for what Claude Code runs after every turn (statusline, hook): it reads its
+	// own arguments, never fails (always exit 0: an exit 2 would erase a prompt), and builds
+	// no FlagSet on its path; Parse then only documents its flags for help.
+	Hot func(e *Env, args []string)
 	// AnyPaths: the command runs without a config path or a state dir (paths.Paths.Resolved):
 	// it degrades on its own (the statusline, the hooks, doctor, …). The others refuse.
 	AnyPaths bool
 }
 
-// noPaths is the answer of a command that needs the config and the state dir when the
-// environment gives no absolute path for them: zoneline never guesses one (paths.Resolve).
-func (e *Env) noPaths() int {
-	for _, p := range e.Paths.Problems {
-		fmt.Fprintf(e.Stderr, "zoneline: %s\n", p)
-	}
-	fmt.Fprintln(e.Stderr, "zoneline: set HOME to your home folder, or ZONELINE_CONFIG and ZONELINE_STATE_DIR to absolute paths")
-	return exitFail
-}
-
 // commands is the subcommand table, in the order `zoneline help` lists them.
 var commands = []*Command{
-	{Name: "statusline", Short: "render the status line from Claude Code's JSON on stdin", Run: runStatusline, AnyPaths: true},
-	{Name: "preview", Short: "render sample status lines for each zone with your config", Run: runPreview, AnyPaths: true},
-	{Name: "config", Short: "config init | check | show | path", Run: runConfig},
-	{Name: "hook", Short: "the hook command for every Claude Code hook event (payload on stdin)", Run: runHook, AnyPaths: true},
-	{Name: "checkpoint", Short: "checkpoint path | show | verify | reconcile | template (the /compact-prep checkpoint)", Run: runCheckpoint},
-	{Name: "install", Short: "register zoneline in Claude Code's settings.json, install the skills (-project, -wrap, -force, -dry-run)", Run: runInstall},
-	{Name: "uninstall", Short: "take out exactly what install added (-project, -purge, -dry-run)", Run: runUninstall},
-	{Name: "tune", Short: "suggest per-model thresholds from your transcripts (-json, -svg FILE, -write)", Run: runTune, AnyPaths: true},
-	{Name: "doctor", Short: "check that everything works and say what to fix (-notify sends a test)", Run: runDoctor, AnyPaths: true},
-	{Name: "notify", Short: "notify --test: send one desktop notification to check they reach you", Run: runNotify},
-	{Name: "sessions", Short: "the live sessions, most urgent first: zone, tokens, distance to auto-compact, pane (-json, -all)", Run: runSessions},
-	{Name: "compact-flow", Short: "checkpoint → /compact → /postcompact in another session's tmux pane, stopping at a failed step", Run: runCompactFlow},
-	{Name: "watch", Short: "notify (or -auto: compact-flow) for idle sessions past their prep tier", Run: runWatch},
-	{Name: "git-refresh", Short: "refresh the git segment's cache for a worktree (-root DIR; the statusline starts it)", Run: runGitRefresh},
-	{Name: "mod", Short: "mod status | fork-prompt | save-checkpoint | receipt: JSON for the Claude Code mod (mod/)", Run: runMod, AnyPaths: true},
-	{Name: "version", Short: "print the version", Run: runVersion, AnyPaths: true},
+	cmdStatusline, cmdPreview, cmdConfig, cmdHook, cmdCheckpoint, cmdInstall, cmdUninstall,
+	cmdTune, cmdDoctor, cmdNotify, cmdSessions, cmdCompactFlow, cmdWatch, cmdGitRefresh, cmdMod,
+	cmdVersion,
+}
+
+// lookup returns the command named name, or nil.
+func lookup(name string) *Command {
+	for _, c := range commands {
+		if c.Name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+// noFlags is the Parse of a command without flags: its run step refuses arguments.
+func noFlags(run func(e *Env) error) func(e *Env, fs *flag.FlagSet) func([]string) error {
+	return func(e *Env, fs *flag.FlagSet) func([]string) error {
+		return func(args []string) error {
+			if len(args) > 0 {
+				return usagef("unexpected argument %q", args[0])
+			}
+			return run(e)
+		}
+	}
 }
 
 // Main runs zoneline with args (without the program name) and returns the exit code.
@@ -93,7 +107,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return e.Run(args)
 }
 
-// Run dispatches args to a subcommand.
+// Run dispatches args to a subcommand and returns its exit code.
 func (e *Env) Run(args []string) int {
 	if len(args) == 0 {
 		e.usage(e.Stderr)
@@ -102,21 +116,78 @@ func (e *Env) Run(args []string) int {
 	name := args[0]
 	switch name {
 	case "help", "-h", "-help", "--help":
-		e.usage(e.Stdout)
-		return exitOK
+		return e.help(args[1:])
 	case "--version", "-version":
 		name = "version"
 	}
-	for _, c := range commands {
-		if c.Name == name {
-			if !c.AnyPaths && !e.Paths.Resolved() {
-				return e.noPaths()
-			}
-			return c.Run(e, args[1:])
+	c := lookup(name)
+	if c == nil {
+		fmt.Fprintf(e.Stderr, "zoneline: unknown command %q; run 'zoneline help'\n", name)
+		return exitUsage
+	}
+	if c.Hot != nil {
+		if wantsHelp(args[1:]) {
+			e.printHelp(e.Stdout, c)
+			return exitOK
+		}
+		c.Hot(e, args[1:])
+		return exitOK
+	}
+	return e.exitCode(c, e.runCommand(c, args[1:]))
+}
+
+// runCommand parses args into the command's options (flags first: nothing is loaded before a
+// bad or -h command line is answered) and runs it.
+func (e *Env) runCommand(c *Command, args []string) error {
+	fs := flag.NewFlagSet("zoneline "+c.Name, flag.ContinueOnError)
+	fs.SetOutput(e.Stderr) // a bad flag is named there; exitCode adds the usage line
+	fs.Usage = func() {}   // -h is answered by exitCode, on stdout
+	run := c.Parse(e, fs)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if !c.AnyPaths && !e.Paths.Resolved() {
+		return e.noPaths()
+	}
+	return run(fs.Args())
+}
+
+// parseFlags parses args on fs: a bad flag (already named on stderr by the flag package) is a
+// usage error; -h is flag.ErrHelp. Commands with subcommands, or flags after arguments, call
+// it again on what is left.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	err := fs.Parse(args)
+	if err != nil && err != flag.ErrHelp {
+		return usageError{}
+	}
+	return err
+}
+
+// isSet reports whether the flag name was given on the command line.
+func isSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
+// wantsHelp reports whether a hot command's arguments ask for help.
+func wantsHelp(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "-h", "-help", "--help":
+			return true
 		}
 	}
-	fmt.Fprintf(e.Stderr, "zoneline: unknown command %q; run 'zoneline help'\n", name)
-	return exitUsage
+	return false
+}
+
+// noPaths is the error of a command that needs the config and the state dir when the
+// environment gives no absolute path for them: zoneline never guesses one (paths.Resolve).
+func (e *Env) noPaths() error {
+	for _, p := range e.Paths.Problems {
+		fmt.Fprintf(e.Stderr, "zoneline: %s\n", p)
+	}
+	return errors.New("zoneline: set HOME to your home folder, or ZONELINE_CONFIG and ZONELINE_STATE_DIR to absolute paths")
 }
 
 func (e *Env) usage(w io.Writer) {
@@ -124,32 +195,45 @@ func (e *Env) usage(w io.Writer) {
 	for _, c := range commands {
 		fmt.Fprintf(w, "  %-12s %s\n", c.Name, c.Short)
 	}
+	fmt.Fprintf(w, "\nRun 'zoneline help <command>' (or 'zoneline <command> -h') for a command's usage and flags.\n")
 	fmt.Fprintf(w, "\nconfig: %s\nstate:  %s\nclaude: %s\n", e.Paths.Config, e.Paths.StateDir, e.Paths.ClaudeDir)
 	for _, p := range e.Paths.Problems {
 		fmt.Fprintf(w, "⚠ %s\n", p)
 	}
 }
 
-// flags returns a FlagSet for a subcommand that writes its errors and usage to stderr.
-func (e *Env) flags(name, usage string) *flag.FlagSet {
-	fs := flag.NewFlagSet("zoneline "+name, flag.ContinueOnError)
-	fs.SetOutput(e.Stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(e.Stderr, "usage: zoneline %s %s\n", name, usage)
-		fs.PrintDefaults()
+// help is `zoneline help [command]`.
+func (e *Env) help(args []string) int {
+	if len(args) == 0 {
+		e.usage(e.Stdout)
+		return exitOK
 	}
-	return fs
+	c := lookup(args[0])
+	if c == nil {
+		fmt.Fprintf(e.Stderr, "zoneline: unknown command %q; run 'zoneline help'\n", args[0])
+		return exitUsage
+	}
+	e.printHelp(e.Stdout, c)
+	return exitOK
 }
 
-// parse parses flags; ok is false when the caller should return code.
-func parse(fs *flag.FlagSet, args []string) (code int, ok bool) {
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return exitOK, false
-		}
-		return exitUsage, false
+// printHelp prints a command's usage line, its long text and its flags with their defaults.
+func (e *Env) printHelp(w io.Writer, c *Command) {
+	fmt.Fprintf(w, "usage: zoneline %s\n\n", c.UsageLine)
+	long := c.Long
+	if long == "" {
+		long = c.Short
 	}
-	return 0, true
+	fmt.Fprintf(w, "%s\n", strings.TrimSpace(long))
+	fs := flag.NewFlagSet("zoneline "+c.Name, flag.ContinueOnError)
+	c.Parse(e, fs)
+	n := 0
+	fs.VisitAll(func(*flag.Flag) { n++ })
+	if n > 0 {
+		fmt.Fprintf(w, "\nflags:\n")
+		fs.SetOutput(w)
+		fs.PrintDefaults()
+	}
 }
 
 // loadConfigCached loads the config for the statusline and the hooks, through the parsed-config cache
@@ -171,9 +255,16 @@ func (e *Env) collectGarbage() {
 	}
 }
 
-func runVersion(e *Env, args []string) int {
+var cmdVersion = &Command{
+	Name: "version", UsageLine: "version", Short: "print the version",
+	Long:     "Print zoneline's version (also: zoneline --version).",
+	Parse:    noFlags(runVersion),
+	AnyPaths: true,
+}
+
+func runVersion(e *Env) error {
 	fmt.Fprintf(e.Stdout, "zoneline %s\n", version())
-	return exitOK
+	return nil
 }
 
 // oneLine flattens s for a log line, a status segment or a report line, and makes it safe to

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"os/signal"
@@ -18,7 +19,16 @@ import (
 	"github.com/zoneline/zoneline/state"
 )
 
-const compactFlowUsage = "(-pane PANE [-socket PATH] | -session ID) [-dry-run] [-timeout D]"
+var cmdCompactFlow = &Command{
+	Name: "compact-flow", UsageLine: "compact-flow (-pane PANE [-socket PATH] | -session ID) [-dry-run] [-timeout D]",
+	Short: "checkpoint → /compact → /postcompact in another session's tmux pane, stopping at a failed step",
+	Long: `Drive another Claude Code session, running in a tmux pane, through a compaction it survives:
+/compact-prep (the checkpoint, then verified), /compact with the config's compact_instructions,
+then /postcompact; each step waits for the pane and the state dir, and the flow stops at the
+first step that fails. Name the session by its pane or its id, as 'zoneline sessions' shows
+them.`,
+	Parse: parseCompactFlow,
+}
 
 // compactFlowOptions are `zoneline compact-flow` flags.
 type compactFlowOptions struct {
@@ -32,55 +42,52 @@ type compactFlowOptions struct {
 // newTmux is the tmux the flows drive; tests replace it.
 var newTmux = func() compactflow.Tmux { return compactflow.Exec{} }
 
+func parseCompactFlow(e *Env, fs *flag.FlagSet) func([]string) error {
+	var o compactFlowOptions
+	fs.StringVar(&o.Pane, "pane", "", "the tmux pane of the session, e.g. %3 (as 'zoneline sessions' shows it)")
+	fs.StringVar(&o.Socket, "socket", "", "the tmux server's socket, when two servers have the same pane id")
+	fs.StringVar(&o.Session, "session", "", "the session id (or a unique prefix of it, as 'zoneline sessions' shows it)")
+	fs.BoolVar(&o.DryRun, "dry-run", false, "print the plan and send nothing")
+	fs.DurationVar(&o.Timeout, "timeout", 0, "time allowed for each wait (default: [flow.timeouts] in the config)")
+	return func(args []string) error {
+		if len(args) > 0 || (o.Pane == "") == (o.Session == "") {
+			return usagef("name one session: -pane PANE or -session ID")
+		}
+		return e.runCompactFlow(o)
+	}
+}
+
 // runCompactFlow is `zoneline compact-flow`: checkpoint → compact → restore in another
 // session's tmux pane, stopping at the first step that fails.
-func runCompactFlow(e *Env, args []string) int {
+func (e *Env) runCompactFlow(o compactFlowOptions) error {
 	if e.process {
 		// It types into other panes and may outlive its reader (`… | head`, a closed
 		// terminal): a write to a gone reader fails with EPIPE instead of killing the process
 		// between a step sent and its record.
 		ignoreSIGPIPE()
 	}
-	fs := e.flags("compact-flow", compactFlowUsage)
-	var o compactFlowOptions
-	fs.StringVar(&o.Pane, "pane", "", "the tmux pane of the session, e.g. %3 (as `zoneline sessions` shows it)")
-	fs.StringVar(&o.Socket, "socket", "", "the tmux server's socket, when two servers have the same pane id")
-	fs.StringVar(&o.Session, "session", "", "the session id (or a unique prefix of it, as `zoneline sessions` shows it)")
-	fs.BoolVar(&o.DryRun, "dry-run", false, "print the plan and send nothing")
-	fs.DurationVar(&o.Timeout, "timeout", 0, "time allowed for each wait (default: [flow.timeouts] in the config)")
-	if code, ok := parse(fs, args); !ok {
-		return code
-	}
-	if fs.NArg() > 0 || (o.Pane == "") == (o.Session == "") {
-		fmt.Fprintf(e.Stderr, "zoneline: name one session: -pane PANE or -session ID\nusage: zoneline compact-flow %s\n", compactFlowUsage)
-		return exitUsage
-	}
-	cfg, ok := e.loadConfig()
-	if !ok {
-		return exitFail
+	cfg, err := e.loadConfig()
+	if err != nil {
+		return err
 	}
 	entry, err := e.resolveSession(o)
 	if err != nil {
-		return e.fail(err)
+		return err
 	}
 	f, err := e.newFlow(cfg, entry, o.Timeout)
 	if err != nil {
-		return e.fail(err)
+		return err
 	}
 	if o.DryRun {
 		fmt.Fprintf(e.Stdout, "compact-flow plan for session %s (%s, project %s):\n", entry.ID, f.Target, safetext.Line(entry.Project))
 		for _, l := range f.Plan() {
 			fmt.Fprintln(e.Stdout, "  "+safetext.Line(l))
 		}
-		return exitOK
+		return nil
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := e.runFlow(ctx, f); err != nil {
-		fmt.Fprintln(e.Stderr, safetext.Text(err.Error())) // it quotes what the pane shows
-		return exitFail
-	}
-	return exitOK
+	return e.runFlow(ctx, f) // its error quotes what the pane shows: exitCode makes it safe
 }
 
 // runFlow runs f holding its pane's lock.

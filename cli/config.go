@@ -2,6 +2,7 @@ package cli
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -15,65 +16,91 @@ import (
 	"github.com/zoneline/zoneline/zones"
 )
 
-// runConfig is `zoneline config init | check | show | path`.
-func runConfig(e *Env, args []string) int {
-	if len(args) == 0 {
-		fmt.Fprintln(e.Stderr, "usage: zoneline config init [-force] | check | show | path")
-		return exitUsage
+var cmdConfig = &Command{
+	Name: "config", UsageLine: "config init [-force] | check | show | path",
+	Short: "config init | check | show | path",
+	Long: `Work with the config file ($ZONELINE_CONFIG, else $XDG_CONFIG_HOME/zoneline/config.toml):
+
+  init    write the commented default config (refuses to replace one without -force)
+  check   every problem in the file, in line order, with where it is; exit 1 when there is any
+  show    the config the renderer uses, each value that is not the file's own with its source
+  path    print the config file's path`,
+	Parse: parseConfig,
+}
+
+// configOptions are `zoneline config` flags and its subcommand.
+type configOptions struct {
+	Sub   string
+	Force bool // init: overwrite an existing config
+}
+
+func parseConfig(e *Env, fs *flag.FlagSet) func([]string) error {
+	var o configOptions
+	fs.BoolVar(&o.Force, "force", false, "init: overwrite an existing config")
+	return func(args []string) error {
+		if len(args) == 0 {
+			return usagef("name a config command: init, check, show or path")
+		}
+		o.Sub = args[0]
+		if err := parseFlags(fs, args[1:]); err != nil { // flags after the subcommand
+			return err
+		}
+		switch {
+		case fs.NArg() > 0:
+			return usagef("unexpected argument %q", fs.Arg(0))
+		case o.Force && o.Sub != "init":
+			return usagef("-force is for config init")
+		}
+		return e.runConfig(o)
 	}
-	switch args[0] {
+}
+
+// runConfig is `zoneline config init | check | show | path`.
+func (e *Env) runConfig(o configOptions) error {
+	switch o.Sub {
 	case "path":
 		fmt.Fprintln(e.Stdout, e.Paths.Config)
-		return exitOK
+		return nil
 	case "init":
-		fs := e.flags("config init", "[-force]")
-		force := fs.Bool("force", false, "overwrite an existing config")
-		if code, ok := parse(fs, args[1:]); !ok {
-			return code
-		}
-		return e.configInit(*force)
+		return e.configInit(o.Force)
 	case "check":
 		return e.configCheck()
 	case "show":
 		return e.configShow()
 	}
-	fmt.Fprintf(e.Stderr, "zoneline: unknown config command %q: want init, check, show or path\n", args[0])
-	return exitUsage
+	return usagef("unknown config command %q: want init, check, show or path", o.Sub)
 }
 
-func (e *Env) configInit(force bool) int {
+func (e *Env) configInit(force bool) error {
 	path := e.Paths.Config
 	if _, err := os.Stat(path); err == nil && !force {
-		fmt.Fprintf(e.Stderr, "zoneline: %s exists; keep it, or run 'zoneline config init -force' to replace it\n", path)
-		return exitFail
+		return fmt.Errorf("zoneline: %s exists; keep it, or run 'zoneline config init -force' to replace it", path)
 	}
 	if err := state.WriteFile(path, []byte(config.Template)); err != nil {
-		fmt.Fprintf(e.Stderr, "%v\n", err)
-		return exitFail
+		return err
 	}
 	if err := state.TightenConfig(path); err != nil { // an existing 0755 zoneline folder
-		fmt.Fprintf(e.Stderr, "%v\n", err)
-		return exitFail
+		return err
 	}
 	fmt.Fprintf(e.Stdout, "wrote %s\n", path)
-	return exitOK
+	return nil
 }
 
 // configCheck is `zoneline config check`: every problem, in line order, with its caret diagram;
 // exit 1 when there is any.
-func (e *Env) configCheck() int {
+func (e *Env) configCheck() error {
 	path := e.Paths.Config
 	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
 		fmt.Fprintf(e.Stdout, "%s: no config file; the defaults are in force ('zoneline config init' writes one)\n", path)
-		return exitOK
+		return nil
 	}
 	_, err := config.Load(path)
 	if err == nil {
 		fmt.Fprintf(e.Stdout, "%s: ok\n", path)
-		return exitOK
+		return nil
 	}
 	e.printConfigProblems(err)
-	return exitFail
+	return errReported
 }
 
 // printConfigProblems writes a config's problems to stderr, each with its caret diagram, and a
@@ -103,16 +130,16 @@ func (e *Env) printConfigProblems(err error) {
 
 // configShow is `zoneline config show`: the config the renderer uses, each value that is not
 // the file's own with where it came from. A broken file's problems go to stderr and exit 1.
-func (e *Env) configShow() int {
+func (e *Env) configShow() error {
 	cfg, set, err := config.LoadSources(e.Paths.Config)
 	if err != nil {
 		e.printConfigProblems(err)
 	}
 	io.WriteString(e.Stdout, safetext.Text(string(cfg.ShowEffective(set, e.effective(cfg))))) // values come from the file
 	if err != nil {
-		return exitFail
+		return errReported
 	}
-	return exitOK
+	return nil
 }
 
 // effective returns the values the renderer uses in place of the config's "use the default"

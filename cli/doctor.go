@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -25,21 +26,32 @@ type doctorOptions struct {
 	project bool // check .claude/settings.json of the current repository
 }
 
-func runDoctor(e *Env, args []string) int {
-	fs := e.flags("doctor", "[-notify] [-project]")
+var cmdDoctor = &Command{
+	Name: "doctor", UsageLine: "doctor [-notify] [-project]",
+	Short: "check that everything works and say what to fix (-notify sends a test)",
+	Long: `Check that everything works and say what to fix: the binary and PATH, Claude Code's
+settings and the skills, the paths, the config, the state dir, the payloads the status line
+last saw, notifications, auto-compact and the log. Exit 1 when a check fails.`,
+	Parse:    parseDoctor,
+	AnyPaths: true,
+}
+
+func parseDoctor(e *Env, fs *flag.FlagSet) func([]string) error {
 	var o doctorOptions
 	fs.BoolVar(&o.notify, "notify", false, "send a test desktop notification through zoneline-notify")
 	fs.BoolVar(&o.project, "project", false, "check .claude/settings.json of the current repository instead of the user's")
-	if code, ok := parse(fs, args); !ok {
-		return code
+	return func(args []string) error {
+		if len(args) > 0 {
+			return usagef("unexpected argument %q", args[0])
+		}
+		rs := e.doctor(o)
+		fmt.Fprintf(e.Stdout, "zoneline doctor (%s)\n\n", version())
+		doctor.Render(e.Stdout, rs)
+		if doctor.Failed(rs) {
+			return errReported
+		}
+		return nil
 	}
-	rs := e.doctor(o)
-	fmt.Fprintf(e.Stdout, "zoneline doctor (%s)\n\n", version())
-	doctor.Render(e.Stdout, rs)
-	if doctor.Failed(rs) {
-		return exitFail
-	}
-	return exitOK
 }
 
 // doctor runs every check.

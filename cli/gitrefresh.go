@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,25 +15,35 @@ import (
 	"github.com/zoneline/zoneline/statusline"
 )
 
-// runGitRefresh is `zoneline git-refresh -root DIR`: it runs git once for the worktree DIR
+var cmdGitRefresh = &Command{
+	Name: "git-refresh", UsageLine: "git-refresh -root DIR",
+	Short: "refresh the git segment's cache for a worktree (-root DIR; the statusline starts it)",
+	Long: `Run git once for the worktree DIR (filters, fsmonitor, hooks and pagers off, killed at its
+deadline) and write the git segment's cache entry. The status line starts it detached when the
+entry is stale, after its line is printed; DIR must be a worktree's top directory.`,
+	Parse: parseGitRefresh,
+}
+
+// parseGitRefresh is `zoneline git-refresh -root DIR`: it runs git once for the worktree DIR
 // (snapshot.GitStatus: filters, fsmonitor, hooks and pagers off, its own process group,
 // killed at the deadline) and writes the git segment's cache entry atomically. The statusline
 // starts it detached when the entry is stale, after its line is printed; a person may run it
 // too. DIR must be a worktree's top directory (as gitinfo finds it): nothing else is run.
-func runGitRefresh(e *Env, args []string) int {
-	fs := e.flags("git-refresh", "-root DIR")
-	root := fs.String("root", "", "the worktree's top directory")
-	if code, ok := parse(fs, args); !ok {
-		return code
+func parseGitRefresh(e *Env, fs *flag.FlagSet) func([]string) error {
+	root := fs.String("root", "", "the worktree's top directory (absolute)")
+	return func(args []string) error {
+		if *root == "" || !filepath.IsAbs(*root) || len(args) > 0 {
+			return usagef("git-refresh takes -root, a worktree's absolute top directory")
+		}
+		return e.runGitRefresh(*root)
 	}
-	if *root == "" || !filepath.IsAbs(*root) || fs.NArg() > 0 {
-		fs.Usage()
-		return exitUsage
-	}
-	info, err := gitinfo.Branch(*root)
-	if err != nil || info.Root != filepath.Clean(*root) {
-		fmt.Fprintf(e.Stderr, "zoneline: git-refresh: %s is not a worktree's top directory\n", *root)
-		return exitFail
+}
+
+// runGitRefresh refreshes the cache entry of the worktree at root.
+func (e *Env) runGitRefresh(root string) error {
+	info, err := gitinfo.Branch(root)
+	if err != nil || info.Root != filepath.Clean(root) {
+		return fmt.Errorf("zoneline: git-refresh: %s is not a worktree's top directory", root)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), gitcache.Deadline)
 	defer cancel()
@@ -55,13 +66,12 @@ func runGitRefresh(e *Env, args []string) int {
 		}
 	}
 	if err := gitcache.Save(e.State.Root, ent); err != nil {
-		fmt.Fprintf(e.Stderr, "zoneline: git-refresh: %v\n", err)
-		return exitFail
+		return fmt.Errorf("zoneline: git-refresh: %v", err)
 	}
 	if ent.Err != "" {
 		e.State.Log("git-refresh", "%s: %s (failure %d in a row; next try in %s)", info.Root, ent.Err, ent.Fails, gitcache.Backoff(ent.Fails))
 	}
-	return exitOK
+	return nil
 }
 
 // gitFacts reads the git cache for the worktree at root on branch when the layout shows the

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"flag"
 	"runtime/debug"
 	"time"
 
@@ -8,11 +9,23 @@ import (
 	"github.com/zoneline/zoneline/payload"
 )
 
+var cmdHook = &Command{
+	Name: "hook", UsageLine: "hook < payload.json",
+	Short: "the hook command for every Claude Code hook event (payload on stdin)",
+	Long: `The one command of every hook zoneline registers (SessionStart, UserPromptSubmit, Stop,
+PreCompact, PostCompact): it reads the hook's JSON on stdin and dispatches on its
+hook_event_name. It never fails Claude Code: whatever arrives it exits 0 within its deadline,
+and a problem goes to the log.`,
+	Parse:    func(*Env, *flag.FlagSet) func([]string) error { return nil },
+	Hot:      runHook,
+	AnyPaths: true,
+}
+
 // runHook is `zoneline hook`, registered for every hook event; it reads the payload on stdin.
 // It never fails Claude Code: a panic anywhere (even before dispatch) is logged and exits 0,
 // since Go's exit code 2 for a panic would erase a UserPromptSubmit prompt. Its deadline
 // (hook.Deadline) starts before stdin is read, and a stdin left open is read for hookStdinWait.
-func runHook(e *Env, args []string) (code int) {
+func runHook(e *Env, args []string) {
 	start := time.Now()
 	var guard *hook.Guard
 	if e.process {
@@ -22,11 +35,10 @@ func runHook(e *Env, args []string) (code int) {
 	defer func() {
 		if r := recover(); r != nil {
 			e.State.Log("hook", "panic: %v\n%s", r, debug.Stack())
-			code = exitOK
 		}
 	}()
 	if !e.Paths.Resolved() {
-		return exitOK // no config path or no state dir: a hook keeps nothing, so it does nothing
+		return // no config path or no state dir: a hook keeps nothing, so it does nothing
 	}
 	data, readErr := e.readPayload(start, hookStdinWait)
 	cfg, cfgErr := e.loadConfigCached()
@@ -35,5 +47,5 @@ func runHook(e *Env, args []string) (code int) {
 	}
 	c := &hook.Context{State: e.State, Config: cfg, ConfigErr: cfgErr, ClaudeDir: e.Paths.ClaudeDir, Getenv: e.Getenv, Now: e.Now, Guard: guard,
 		Warn: func(h *payload.Hook) error { return e.stopWarning(cfg, h) }}
-	return hook.Run(c, data, readErr, e.Stdout)
+	hook.Run(c, data, readErr, e.Stdout)
 }

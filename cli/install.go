@@ -2,6 +2,7 @@ package cli
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -26,8 +27,28 @@ type installOptions struct {
 	usedBin *string // install: set to the binary the hooks run (the mod runs the same one)
 }
 
-func runInstall(e *Env, args []string) int {
-	fs := e.flags("install", "[-project] [-wrap] [-force] [-dry-run] [-bin PATH] [-mod]")
+var cmdInstall = &Command{
+	Name: "install", UsageLine: "install [-project] [-wrap] [-force] [-dry-run] [-bin PATH] [-mod]",
+	Short: "register zoneline in Claude Code's settings.json, install the skills (-project, -wrap, -force, -dry-run)",
+	Long: `Register zoneline in Claude Code's settings.json: the status line and one hook command for
+each event zoneline handles; install the /compact-prep and /postcompact skills, and write the
+default config when there is none. What was there before is kept (a backup, and an install
+record uninstall reads); another tool's statusLine is kept (the Stop hook runs the warnings),
+run inside zoneline's with -wrap, or replaced with -force. -mod also installs the Claude Code
+mod (docs/mod.md).`,
+	Parse: parseInstall,
+}
+
+var cmdUninstall = &Command{
+	Name: "uninstall", UsageLine: "uninstall [-project] [-purge] [-dry-run] [-mod]",
+	Short: "take out exactly what install added (-project, -purge, -dry-run)",
+	Long: `Take out exactly what install added to settings.json and the skills folder, putting back a
+statusLine install replaced, and the mod. -purge also removes the config file and the state
+dir; -mod removes the mod alone.`,
+	Parse: parseUninstall,
+}
+
+func parseInstall(e *Env, fs *flag.FlagSet) func([]string) error {
 	var o installOptions
 	fs.StringVar(&o.bin, "bin", "", "the absolute path of the zoneline binary Claude Code and the skills are to run (default: this binary; install.sh's dry run names the one it would install)")
 	fs.BoolVar(&o.project, "project", false, "register in .claude/settings.json of the current repository instead of "+filepath.Join(e.Paths.ClaudeDir, "settings.json"))
@@ -35,44 +56,47 @@ func runInstall(e *Env, args []string) int {
 	fs.BoolVar(&o.wrap, "wrap", false, "keep another statusLine by running it inside zoneline's (zoneline statusline -wrap 'THEIR COMMAND'); uninstall puts it back")
 	fs.BoolVar(&o.dryRun, "dry-run", false, "print the diff that would be applied and change nothing")
 	fs.BoolVar(&o.mod, "mod", false, "also install the Claude Code mod (a zone row above the prompt, the keep-list on every compaction)")
-	if code, ok := parse(fs, args); !ok {
-		return code
-	}
-	if o.mod {
-		// Checked before anything is written: no half install.
-		if code := e.checkMod(o); code != exitOK {
-			return code
+	return func(args []string) error {
+		if len(args) > 0 {
+			return usagef("unexpected argument %q", args[0])
 		}
+		if o.mod {
+			// Checked before anything is written: no half install.
+			if err := e.checkMod(o); err != nil {
+				return err
+			}
+		}
+		var bin string
+		o.usedBin = &bin
+		if err := e.install(o, false); err != nil || !o.mod {
+			return err
+		}
+		return e.installMod(bin, o.dryRun)
 	}
-	var bin string
-	o.usedBin = &bin
-	if code := e.install(o, false); code != exitOK || !o.mod {
-		return code
-	}
-	return e.installMod(bin, o.dryRun)
 }
 
-func runUninstall(e *Env, args []string) int {
-	fs := e.flags("uninstall", "[-project] [-purge] [-dry-run] [-mod]")
+func parseUninstall(e *Env, fs *flag.FlagSet) func([]string) error {
 	var o installOptions
 	fs.BoolVar(&o.project, "project", false, "unregister from .claude/settings.json of the current repository")
 	fs.BoolVar(&o.purge, "purge", false, "also remove the config file and the state dir")
 	fs.BoolVar(&o.dryRun, "dry-run", false, "print the diff that would be applied and change nothing")
 	fs.BoolVar(&o.mod, "mod", false, "remove only the Claude Code mod (the hooks, status line and skills stay)")
-	if code, ok := parse(fs, args); !ok {
-		return code
-	}
-	if o.mod {
-		if o.project || o.purge {
-			fmt.Fprintln(e.Stderr, "zoneline: uninstall -mod removes only the mod, which is installed for the user: run it without -project and -purge")
-			return exitUsage
+	return func(args []string) error {
+		switch {
+		case len(args) > 0:
+			return usagef("unexpected argument %q", args[0])
+		case o.mod && (o.project || o.purge):
+			return usagef("uninstall -mod removes only the mod, which is installed for the user: run it without -project and -purge")
+		case o.mod:
+			return e.uninstallMod(o.dryRun)
+		case o.project && o.purge:
+			return usagef("-purge removes the user's config and state, which the user-level install still uses; run 'zoneline uninstall -project' here, and 'zoneline uninstall -purge' once for the user")
+		}
+		if err := e.install(o, true); err != nil || o.project {
+			return err
 		}
 		return e.uninstallMod(o.dryRun)
 	}
-	if code := e.install(o, true); code != exitOK || o.project {
-		return code
-	}
-	return e.uninstallMod(o.dryRun)
 }
 
 // installTarget returns the settings file and the Claude folder install works on.
@@ -145,15 +169,10 @@ func isZoneline(p string) bool {
 	return install.IsOurs(install.CommandLine(p, "x", runtime.GOOS), "x")
 }
 
-func (e *Env) install(o installOptions, uninstall bool) int {
+func (e *Env) install(o installOptions, uninstall bool) error {
 	settings, claudeDir, err := e.installTarget(o.project)
 	if err != nil {
-		fmt.Fprintln(e.Stderr, err)
-		return exitFail
-	}
-	if uninstall && o.project && o.purge {
-		fmt.Fprintln(e.Stderr, "zoneline: -purge removes the user's config and state, which the user-level install still uses; run 'zoneline uninstall -project' here, and 'zoneline uninstall -purge' once for the user")
-		return exitUsage
+		return err
 	}
 	bin, err := executable()
 	switch {
@@ -163,8 +182,7 @@ func (e *Env) install(o installOptions, uninstall bool) int {
 		bin, err = e.stableBin(bin, o.dryRun, e.Stdout)
 	}
 	if err != nil {
-		fmt.Fprintln(e.Stderr, err)
-		return exitFail
+		return err
 	}
 	if o.usedBin != nil {
 		*o.usedBin = bin
@@ -183,17 +201,15 @@ func (e *Env) install(o installOptions, uninstall bool) int {
 	if err != nil {
 		var pe *install.ParseError
 		if errors.As(err, &pe) {
-			fmt.Fprintf(e.Stderr, "zoneline: %s\nzoneline: %s changed nothing\n", safetext.Text(err.Error()), verb)
-		} else {
-			fmt.Fprintln(e.Stderr, safetext.Text(err.Error()))
+			return fmt.Errorf("zoneline: %w\nzoneline: %s changed nothing", err, verb)
 		}
-		return exitFail
+		return err
 	}
 	printInstall(e.Stdout, verb, res, o.dryRun)
 	if note := companionNote(bin); note != "" && !uninstall {
 		fmt.Fprintln(e.Stdout, "note: "+note)
 	}
-	return exitOK
+	return nil
 }
 
 func printInstall(w io.Writer, verb string, res *install.Result, dryRun bool) {

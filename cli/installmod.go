@@ -12,33 +12,29 @@ import (
 // goes to <claude>/skills/zoneline-mod, which Claude Code loads in every session, and has no
 // project form, so -project with -mod is refused (for one project: claude --plugin-dir). A folder
 // of that name that is not zoneline's stops the install before the settings are touched.
-func (e *Env) checkMod(o installOptions) int {
+func (e *Env) checkMod(o installOptions) error {
 	if o.project {
-		fmt.Fprintln(e.Stderr, "zoneline: -mod installs the mod for the user (Claude Code loads "+safetext.Line(install.ModDir(e.Paths.ClaudeDir))+" in every session); it has no -project form: run 'zoneline install -project' and 'zoneline install -mod' separately, or load it for one session with 'claude --plugin-dir'")
-		return exitUsage
+		return usagef("-mod installs the mod for the user (Claude Code loads %s in every session); it has no -project form: run 'zoneline install -project' and 'zoneline install -mod' separately, or load it for one session with 'claude --plugin-dir'", install.ModDir(e.Paths.ClaudeDir))
 	}
 	if err := install.CheckModDir(e.Paths.ClaudeDir); err != nil {
-		fmt.Fprintln(e.Stderr, safetext.Text(err.Error())+"\nzoneline: install changed nothing")
-		return exitFail
+		return fmt.Errorf("%w\nzoneline: install changed nothing", err)
 	}
-	return exitOK
+	return nil
 }
 
 // installMod is `zoneline install -mod`'s part: the mod's folder into Claude Code's skills
 // folder, where Claude Code auto-loads it (docs/mod.md). bin is the binary the hooks run (-bin,
 // or this binary made stable); the mod runs the same one.
-func (e *Env) installMod(bin string, dryRun bool) int {
+func (e *Env) installMod(bin string, dryRun bool) error {
 	if bin == "" {
 		var err error
 		if bin, err = executable(); err != nil {
-			fmt.Fprintln(e.Stderr, err)
-			return exitFail
+			return err
 		}
 	}
 	dir, changed, err := install.InstallMod(e.Paths.ClaudeDir, bin, mod.FS, mod.Root, dryRun)
 	if err != nil {
-		fmt.Fprintln(e.Stderr, safetext.Text(err.Error()))
-		return exitFail
+		return err
 	}
 	switch {
 	case !changed:
@@ -48,15 +44,14 @@ func (e *Env) installMod(bin string, dryRun bool) int {
 	default:
 		fmt.Fprintf(e.Stdout, "mod: wrote %s (Claude Code loads it as zoneline-mod@skills-dir from its next session; [mod] compact_at in the config turns on compaction at your threshold)\n", safetext.Line(dir))
 	}
-	return exitOK
+	return nil
 }
 
 // uninstallMod is uninstall's part for the mod: its folder goes when it is zoneline's.
-func (e *Env) uninstallMod(dryRun bool) int {
+func (e *Env) uninstallMod(dryRun bool) error {
 	removed, err := install.UninstallMod(e.Paths.ClaudeDir, dryRun)
 	if err != nil {
-		fmt.Fprintln(e.Stderr, safetext.Text(err.Error()))
-		return exitFail
+		return err
 	}
 	if removed {
 		verb := "removed"
@@ -65,5 +60,5 @@ func (e *Env) uninstallMod(dryRun bool) int {
 		}
 		fmt.Fprintf(e.Stdout, "mod: %s %s\n", verb, safetext.Line(install.ModDir(e.Paths.ClaudeDir)))
 	}
-	return exitOK
+	return nil
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"io/fs"
 	"os"
@@ -20,43 +21,62 @@ import (
 	"github.com/zoneline/zoneline/statusline"
 )
 
-// modUsage is `zoneline mod`'s usage line.
-const modUsage = "usage: zoneline mod status | fork-prompt | save-checkpoint | receipt [-session ID]"
+var cmdMod = &Command{
+	Name: "mod", UsageLine: "mod status | fork-prompt | save-checkpoint | receipt [-session ID]",
+	Short: "mod status | fork-prompt | save-checkpoint | receipt: JSON for the Claude Code mod (mod/)",
+	Long: `The machine-readable side of the Claude Code mod (mod/, docs/mod.md): every threshold,
+window, prep tier, colour and instruction the mod shows or sends comes from here.
 
-// runMod is `zoneline mod`: the machine-readable side of the Claude Code mod (mod/). Every
-// threshold, window, prep tier, colour and instruction the mod shows or sends comes from here,
-// so the rules live once, in this binary.
-func runMod(e *Env, args []string) int {
-	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
-		fmt.Fprintln(e.Stderr, modUsage)
-		return exitUsage
+  status           the status line's JSON on stdin, one JSON line out (always exit 0)
+  fork-prompt      the prompt the mod sends through a fork to have the checkpoint written
+  save-checkpoint  the fork's answer on stdin: its checkpoint written to the session's path
+  receipt          the last compaction as the hooks recorded it, one JSON line`,
+	Parse:    parseMod,
+	AnyPaths: true, // status degrades on its own; the others check the paths themselves
+}
+
+// modOptions are `zoneline mod` flags and its subcommand.
+type modOptions struct {
+	Sub string
+	checkpointOptions
+}
+
+func parseMod(e *Env, fs *flag.FlagSet) func([]string) error {
+	var o modOptions
+	fs.StringVar(&o.Session, "session", "", "fork-prompt, save-checkpoint, receipt: session id (default: $CLAUDE_CODE_SESSION_ID)")
+	return func(args []string) error {
+		if len(args) == 0 {
+			return usagef("name a mod command")
+		}
+		o.Sub = args[0]
+		switch o.Sub {
+		case "status":
+			e.runModStatus(args[1:]) // the mod's row: always one JSON line and exit 0
+			return nil
+		case "fork-prompt", "save-checkpoint", "receipt":
+		default:
+			return usagef("unknown mod command %q", o.Sub)
+		}
+		if err := parseFlags(fs, args[1:]); err != nil {
+			return err
+		}
+		if fs.NArg() > 0 {
+			return usagef("unexpected argument %q", fs.Arg(0))
+		}
+		return e.runMod(o)
 	}
-	switch args[0] {
-	case "status":
-		return runModStatus(e, args[1:])
-	case "fork-prompt", "save-checkpoint", "receipt":
-	default:
-		fmt.Fprintf(e.Stderr, "zoneline: unknown mod command %q\n%s\n", args[0], modUsage)
-		return exitUsage
-	}
-	fs := e.flags("mod "+args[0], "-session ID")
-	var o checkpointOptions
-	fs.StringVar(&o.Session, "session", "", "session id (default: $CLAUDE_CODE_SESSION_ID)")
-	if code, ok := parse(fs, args[1:]); !ok {
-		return code
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(e.Stderr, "zoneline: unexpected argument %q\n%s\n", fs.Arg(0), modUsage)
-		return exitUsage
-	}
+}
+
+// runMod is `zoneline mod fork-prompt | save-checkpoint | receipt`.
+func (e *Env) runMod(o modOptions) error {
 	if !e.Paths.Resolved() {
 		return e.noPaths()
 	}
-	id, err := e.session(o)
+	id, err := e.session(o.checkpointOptions)
 	if err != nil {
-		return e.fail(err)
+		return err
 	}
-	switch args[0] {
+	switch o.Sub {
 	case "fork-prompt":
 		return e.modForkPrompt(id)
 	case "save-checkpoint":
@@ -71,18 +91,17 @@ func runMod(e *Env, args []string) int {
 // the same warning loop (markers, nudge, notification: exactly once per tier, whichever of the
 // status line, the hooks and the mod crosses first). Like the statusline it always answers and
 // exits 0: a problem is in "problems" and the log.
-func runModStatus(e *Env, args []string) (code int) {
+func (e *Env) runModStatus(args []string) {
 	start := time.Now()
 	defer func() {
 		if r := recover(); r != nil {
 			e.State.Log("mod", "panic: %v", r)
 			e.Stdout.Write([]byte(`{"v":1,"zone":"unknown","problems":["zoneline: internal error"]}` + "\n"))
-			code = exitOK
 		}
 	}()
 	if len(args) > 0 {
 		e.Stdout.Write([]byte(`{"v":1,"zone":"unknown","problems":["usage: zoneline mod status < status-line JSON"]}` + "\n"))
-		return exitOK
+		return
 	}
 	data, readErr := payload.Read(e.Stdin)
 	cfg, cfgErr := e.loadConfigCached()
@@ -90,7 +109,6 @@ func runModStatus(e *Env, args []string) (code int) {
 	r := e.render(data, readErr, cfg, cfgErr)
 	e.afterRender(r, time.Since(start))
 	e.Stdout.Write(e.modStatusJSON(r, cfg))
-	return exitOK
 }
 
 // keepRegistryNames keeps in the registry what the status line wrote and the mod's payload
@@ -205,7 +223,7 @@ func (e *Env) modCheckpointState(id string, cfg *config.Config) modCheckpoint {
 // modForkPrompt prints the prompt the mod sends through $.model.fork to have the checkpoint
 // written without adding to the conversation: the compact-prep skill's section rules and the
 // template with this session's identity header.
-func (e *Env) modForkPrompt(id string) int {
+func (e *Env) modForkPrompt(id string) error {
 	h := checkpoint.Header{Session: id, Time: e.Now(), Model: "unknown"}
 	if s, err := e.State.LoadSession(id); err == nil {
 		if s.ModelID != "" {
@@ -221,10 +239,10 @@ func (e *Env) modForkPrompt(id string) int {
 	}
 	rules, err := skillSectionRules()
 	if err != nil {
-		return e.fail(err)
+		return err
 	}
 	fmt.Fprint(e.Stdout, safetext.Text(checkpoint.ForkPrompt(rules, checkpoint.Template(h))))
-	return exitOK
+	return nil
 }
 
 // skillSectionRules is the compact-prep skill's list of sections (its step 3), so the fork and
@@ -249,49 +267,46 @@ func skillSectionRules() (string, error) {
 // accepts, and only then writes it to the session's checkpoint path (private, atomic). A
 // checkpoint that fails a check is not written: the one there (say, a verified /compact-prep
 // checkpoint) is kept, and the problems are on stderr, exit 1. It prints the path.
-func (e *Env) modSaveCheckpoint(id string) int {
+func (e *Env) modSaveCheckpoint(id string) error {
 	data, err := payload.Read(e.Stdin)
 	if err != nil {
-		return e.fail(err)
+		return err
 	}
 	text, ok := checkpoint.Extract(string(data))
 	if !ok {
-		fmt.Fprintf(e.Stderr, "zoneline: the answer holds no checkpoint (no %q line): nothing written\n", checkpoint.Title)
-		return exitFail
+		return fmt.Errorf("zoneline: the answer holds no checkpoint (no %q line): nothing written", checkpoint.Title)
 	}
 	if len(text) > checkpoint.MaxSize {
-		fmt.Fprintf(e.Stderr, "zoneline: the answer's checkpoint is %d bytes, over the %d a checkpoint may have: nothing written\n", len(text), checkpoint.MaxSize)
-		return exitFail
+		return fmt.Errorf("zoneline: the answer's checkpoint is %d bytes, over the %d a checkpoint may have: nothing written", len(text), checkpoint.MaxSize)
 	}
-	cfg, ok := e.loadConfig()
-	if !ok {
-		return exitFail
+	cfg, err := e.loadConfig()
+	if err != nil {
+		return err
 	}
 	if ps := checkpoint.Verify(checkpoint.Parse(text), checkpoint.VerifyOptions{Budget: cfg.Checkpoint.Budget, Session: id}); len(ps) > 0 {
 		for _, p := range ps {
 			fmt.Fprintf(e.Stderr, "answer:%d: %s\n", p.Line, safetext.Line(p.Msg)) // quotes the answer
 		}
-		fmt.Fprintf(e.Stderr, "zoneline: %d problem(s) in the answer's checkpoint: nothing written\n", len(ps))
-		return exitFail
+		return fmt.Errorf("zoneline: %d problem(s) in the answer's checkpoint: nothing written", len(ps))
 	}
 	path, err := checkpoint.Path(e.State, id)
 	if err != nil {
-		return e.fail(err)
+		return err
 	}
 	if err := state.MkdirPrivate(dirOf(path)); err != nil {
-		return e.fail(err)
+		return err
 	}
 	if err := state.Replace(path, []byte(text)); err != nil {
-		return e.fail(err)
+		return err
 	}
 	e.State.InfoLine("mod", "session "+id+": checkpoint written from a fork ("+strconv.Itoa(len(text))+" bytes)")
 	fmt.Fprintln(e.Stdout, path)
-	return exitOK
+	return nil
 }
 
 // modReceipt prints the last compaction as the hooks recorded it, for the receipt on the row:
 // one JSON line (count, trigger, how the restore went, whether a verified checkpoint was there).
-func (e *Env) modReceipt(id string) int {
+func (e *Env) modReceipt(id string) error {
 	cfg, _ := e.loadConfigCached()
 	rs, err := hook.LastRestore(e.State, id)
 	if err != nil {
@@ -316,7 +331,7 @@ func (e *Env) modReceipt(id string) int {
 	b = jsonBool(b, "checkpoint_restored", restored)
 	b = append(b, "}\n"...)
 	e.Stdout.Write(b)
-	return exitOK
+	return nil
 }
 
 func jsonStr(b []byte, key, v string) []byte {

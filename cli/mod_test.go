@@ -26,7 +26,7 @@ func goodCheckpointOf(id, goal string) string {
 // exits 1 and leaves the verified checkpoint there byte for byte.
 func TestModSaveCheckpointKeepsTheVerifiedOne(t *testing.T) {
 	e, out, errb := testEnv(t, []byte("Here it is:\n\n```\n"+goodCheckpoint("Fix the login redirect loop.")+"```\nAnything else?\n"), nil)
-	if code := runMod(e, []string{"save-checkpoint", "-session", modID}); code != exitOK {
+	if code := e.Run([]string{"mod", "save-checkpoint", "-session", modID}); code != exitOK {
 		t.Fatalf("good answer: exit %d: %s", code, errb)
 	}
 	path := strings.TrimSpace(out.String())
@@ -42,7 +42,7 @@ func TestModSaveCheckpointKeepsTheVerifiedOne(t *testing.T) {
 		{"over the size limit", big, "over the 262144"},
 	} {
 		e.Stdin, e.Stdout, e.Stderr = strings.NewReader(c.answer), &bytes.Buffer{}, &bytes.Buffer{}
-		code := runMod(e, []string{"save-checkpoint", "-session", modID})
+		code := e.Run([]string{"mod", "save-checkpoint", "-session", modID})
 		stderr := e.Stderr.(*bytes.Buffer).String()
 		if code != exitFail || !strings.Contains(stderr, c.want) {
 			t.Errorf("%s: exit %d, stderr %q; want exit 1 and %q", c.name, code, stderr, c.want)

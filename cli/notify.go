@@ -2,6 +2,7 @@ package cli
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"os/exec"
 	"strconv"
@@ -80,31 +81,38 @@ func (e *Env) checkWarning(r rendered) {
 // notifyTestTimeout bounds `zoneline notify --test` beyond the companion's own deadline.
 const notifyTestTimeout = notify.CompanionDeadline + 2*time.Second
 
+var cmdNotify = &Command{
+	Name: "notify", UsageLine: "notify --test",
+	Short: "notify --test: send one desktop notification to check they reach you",
+	Long: `Send one test desktop notification through the companion zoneline-notify, in the
+foreground, so you can check that the warnings before auto-compact reach your desktop.`,
+	Parse: parseNotify,
+}
+
+func parseNotify(e *Env, fs *flag.FlagSet) func([]string) error {
+	test := fs.Bool("test", false, "send one test notification now")
+	return func(args []string) error {
+		if !*test || len(args) > 0 {
+			return usagef("notify sends a test notification: zoneline notify --test")
+		}
+		return e.runNotify()
+	}
+}
+
 // runNotify is `zoneline notify --test`: one notification through the companion, in the
 // foreground, so a person can check that warnings reach their desktop.
-func runNotify(e *Env, args []string) int {
-	fs := e.flags("notify", "--test")
-	test := fs.Bool("test", false, "send one test notification now")
-	if code, ok := parse(fs, args); !ok {
-		return code
-	}
-	if !*test || fs.NArg() > 0 {
-		fs.Usage()
-		return exitUsage
-	}
+func (e *Env) runNotify() error {
 	cfg, err := config.Load(e.Paths.Config)
 	if err != nil {
 		fmt.Fprintf(e.Stderr, "zoneline: %v\n(the defaults are used; run 'zoneline config check')\n", err)
 	}
 	if !notify.HaveBus(e.Getenv) {
-		fmt.Fprintln(e.Stderr, notify.ErrNoBus.Error()+"; run this from your desktop session's terminal")
-		return exitFail
+		return errors.New(notify.ErrNoBus.Error() + "; run this from your desktop session's terminal")
 	}
 	sp := notify.Spawner{Getenv: e.Getenv, StateDir: e.State.Root}
 	bin, err := sp.FindCompanion()
 	if err != nil {
-		fmt.Fprintln(e.Stderr, err)
-		return exitFail
+		return err
 	}
 	n := notify.Notification{
 		Title:   "zoneline: test notification",
@@ -114,8 +122,7 @@ func runNotify(e *Env, args []string) int {
 	cmd := exec.Command(bin, n.Args("")...)
 	cmd.Stdout, cmd.Stderr = e.Stderr, e.Stderr
 	if err := cmd.Start(); err != nil {
-		fmt.Fprintf(e.Stderr, "zoneline: starting %s: %v\n", bin, err)
-		return exitFail
+		return fmt.Errorf("zoneline: starting %s: %v", bin, err)
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
@@ -126,13 +133,12 @@ func runNotify(e *Env, args []string) int {
 		err = fmt.Errorf("no answer after %s", notifyTestTimeout)
 	}
 	if err != nil {
-		fmt.Fprintf(e.Stderr, "zoneline: the test notification failed (%s): %v; is a notification daemon running?\n", bin, err)
-		return exitFail
+		return fmt.Errorf("zoneline: the test notification failed (%s): %v; is a notification daemon running?", bin, err)
 	}
 	if !cfg.Notify.Enabled {
 		fmt.Fprintln(e.Stdout, "sent (note: [notify] enabled = false, so warnings will not be sent)")
-		return exitOK
+		return nil
 	}
 	fmt.Fprintf(e.Stdout, "sent %q through %s: check your desktop\n", n.Title, bin)
-	return exitOK
+	return nil
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"flag"
 	"fmt"
 	"strings"
 
@@ -40,24 +41,39 @@ func (s sample) json(dir string) []byte {
 		dir, s.modelID, s.name, dir, dir, s.window, usage))
 }
 
+var cmdPreview = &Command{
+	Name: "preview", UsageLine: "preview [-width N] [-svg FILE]",
+	Short: "render sample status lines for each zone with your config",
+	Long: `Render sample status lines with your config: each zone on a 200k and a 1M model, and the
+line before the first reply. Colour only where it shows (a terminal, or FORCE_COLOR); the
+picture written by -svg always has it. Keeps no state and writes no log.`,
+	Parse:    parsePreview,
+	AnyPaths: true,
+}
+
+// previewOptions are `zoneline preview` flags.
+type previewOptions struct {
+	Width int
+	SVG   string
+}
+
+func parsePreview(e *Env, fs *flag.FlagSet) func([]string) error {
+	var o previewOptions
+	fs.IntVar(&o.Width, "width", 0, "fit lines to N columns (0: no fitting)")
+	fs.StringVar(&o.SVG, "svg", "", "also write the preview as an SVG picture of a dark terminal to FILE")
+	return func(args []string) error {
+		switch {
+		case len(args) > 0:
+			return usagef("preview takes no arguments, got %q", args)
+		case o.Width < 0:
+			return usagef("preview -width %d: want a number of columns, or 0 for no fitting", o.Width)
+		}
+		return e.runPreview(o)
+	}
+}
+
 // runPreview renders the samples with the user's config: the first command a newcomer runs.
-func runPreview(e *Env, args []string) int {
-	fs := e.flags("preview", "[-width N] [-svg FILE]")
-	width := fs.Int("width", 0, "fit lines to N columns (0: no fitting)")
-	svg := fs.String("svg", "", "also write the preview as an SVG picture of a dark terminal to FILE")
-	if code, ok := parse(fs, args); !ok {
-		return code
-	}
-	switch {
-	case fs.NArg() > 0:
-		fmt.Fprintf(e.Stderr, "zoneline: preview takes no arguments, got %q\n", fs.Args())
-		fs.Usage()
-		return exitUsage
-	case *width < 0:
-		fmt.Fprintf(e.Stderr, "zoneline: preview -width %d: want a number of columns, or 0 for no fitting\n", *width)
-		fs.Usage()
-		return exitUsage
-	}
+func (e *Env) runPreview(o previewOptions) error {
 	cfg, cfgErr := config.Load(e.Paths.Config)
 	if cfgErr != nil {
 		fmt.Fprintf(e.Stderr, "zoneline: %s (rendering on defaults)\n", oneLine(cfgErr.Error()))
@@ -74,8 +90,8 @@ func runPreview(e *Env, args []string) int {
 	pe.State.Root = "" // preview keeps no state and writes no log
 	pe.Getenv = func(k string) string {
 		if k == "COLUMNS" {
-			if *width > 0 {
-				return fmt.Sprint(*width + reserve(cfg))
+			if o.Width > 0 {
+				return fmt.Sprint(o.Width + reserve(cfg))
 			}
 			return ""
 		}
@@ -86,8 +102,8 @@ func runPreview(e *Env, args []string) int {
 		fmt.Fprintf(e.Stdout, "%-28s %s\n", s.label, strings.ReplaceAll(r.line, "\n", "\n"+strings.Repeat(" ", 29)))
 	}
 	fmt.Fprintf(e.Stdout, "\nconfig: %s\n", e.Paths.Config)
-	if *svg != "" {
-		return e.writePreviewSVG(*svg, pe, cfg, cfgErr, *width)
+	if o.SVG != "" {
+		return e.writePreviewSVG(o.SVG, pe, cfg, cfgErr, o.Width)
 	}
-	return exitOK
+	return nil
 }

@@ -44,7 +44,7 @@ type svgRow struct {
 
 // writePreviewSVG renders the samples again in truecolor, whatever the terminal's profile,
 // unless the config names a profile, and writes them as an SVG picture of a dark terminal.
-func (e *Env) writePreviewSVG(path string, pe Env, cfg *config.Config, cfgErr error, width int) int {
+func (e *Env) writePreviewSVG(path string, pe Env, cfg *config.Config, cfgErr error, width int) error {
 	base := pe.Getenv
 	pe.Getenv = func(k string) string {
 		switch k {
@@ -67,11 +67,10 @@ func (e *Env) writePreviewSVG(path string, pe Env, cfg *config.Config, cfgErr er
 		}
 	}
 	if err := state.WritePublic(path, renderSVG(rows, width)); err != nil {
-		fmt.Fprintln(e.Stderr, err) // "zoneline: writing <path>: <reason>"
-		return exitFail
+		return err // "zoneline: writing <path>: <reason>"
 	}
 	fmt.Fprintf(e.Stdout, "wrote %s\n", path)
-	return exitOK
+	return nil
 }
 
 // svgRun is a run of text with one style.

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"flag"
 	"fmt"
 	"time"
 
@@ -18,30 +19,38 @@ type sessionsOptions struct {
 	Since time.Duration
 }
 
-// runSessions is `zoneline sessions [-json] [-all] [-since 30m]`: the live sessions, most
-// urgent first.
-func runSessions(e *Env, args []string) int {
-	fs := e.flags("sessions", "[-json] [-all] [-since 30m]")
+var cmdSessions = &Command{
+	Name: "sessions", UsageLine: "sessions [-json] [-all] [-since D]",
+	Short: "the live sessions, most urgent first: zone, tokens, distance to auto-compact, pane (-json, -all)",
+	Long: `List the live sessions, most urgent first: zone, tokens, distance to auto-compact, the
+project and the tmux pane. A session is live when its status line rendered within -since; the
+status line records each session when it renders.`,
+	Parse: parseSessions,
+}
+
+func parseSessions(e *Env, fs *flag.FlagSet) func([]string) error {
 	var o sessionsOptions
 	fs.BoolVar(&o.JSON, "json", false, "print JSON (an array, most urgent first) for scripts")
 	fs.BoolVar(&o.All, "all", false, "include sessions not seen within -since")
 	fs.DurationVar(&o.Since, "since", sessions.DefaultSince, "a session is live when its status line rendered within this time")
-	if code, ok := parse(fs, args); !ok {
-		return code
+	return func(args []string) error {
+		if len(args) > 0 {
+			return usagef("unexpected argument %q", args[0])
+		}
+		if o.Since <= 0 {
+			return usagef("-since must be positive, e.g. -since 30m")
+		}
+		return e.runSessions(o)
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(e.Stderr, "zoneline: unexpected argument %q (usage: zoneline sessions [-json] [-all] [-since 30m])\n", fs.Arg(0))
-		return exitUsage
-	}
-	if o.Since <= 0 {
-		fmt.Fprintln(e.Stderr, "zoneline: -since must be positive, e.g. -since 30m")
-		return exitUsage
-	}
+}
+
+// runSessions is `zoneline sessions`: the live sessions, most urgent first.
+func (e *Env) runSessions(o sessionsOptions) error {
 	now := e.Now()
 	e.collectGarbage()
 	es, err := sessions.List(e.State, sessions.Options{Now: now, Since: o.Since, All: o.All})
 	if err != nil {
-		return e.fail(fmt.Errorf("zoneline: reading the sessions in %s: %w", e.State.Root, err))
+		return fmt.Errorf("zoneline: reading the sessions in %s: %w", e.State.Root, err)
 	}
 	if o.JSON {
 		if es == nil {
@@ -49,11 +58,11 @@ func runSessions(e *Env, args []string) int {
 		}
 		out, err := json.MarshalIndent(es, "", "  ")
 		if err != nil {
-			return e.fail(err)
+			return err
 		}
 		// The same values, with the C1 and bidi runes encoding/json leaves raw escaped.
 		e.Stdout.Write(append(safetext.JSON(out), '\n'))
-		return exitOK
+		return nil
 	}
 	if len(es) == 0 {
 		what := fmt.Sprintf("seen in the last %s", o.Since)
@@ -61,12 +70,9 @@ func runSessions(e *Env, args []string) int {
 			what = "recorded"
 		}
 		fmt.Fprintf(e.Stderr, "zoneline: no sessions %s in %s (the status line records each session when it renders; -all shows stale ones)\n", what, e.State.Root)
-		return exitOK
+		return nil
 	}
 	cfg, _ := config.Load(e.Paths.Config) // defaults when broken: colour is not worth failing for
 	profile := e.personProfile(cfg.Color)
-	if err := sessions.Render(e.Stdout, es, now, profile); err != nil {
-		return e.fail(err)
-	}
-	return exitOK
+	return sessions.Render(e.Stdout, es, now, profile)
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"path/filepath"
 	"runtime/debug"
@@ -29,11 +30,29 @@ const (
 	scanBytes = 4 << 20 // the most read forward per render to count compactions
 )
 
+var cmdStatusline = &Command{
+	Name: "statusline", UsageLine: "statusline [-segments a,b,c] [-wrap CMD] < payload.json",
+	Short: "render the status line from Claude Code's JSON on stdin",
+	Long: `Render the status line from the JSON Claude Code sends on stdin: the zone, the tokens
+against the model's window, the distance to auto-compact and the next step, then record the
+session and run the warning loop. Claude Code runs it after every turn (settings.json
+statusLine, written by 'zoneline install'). Whatever arrives it prints a line and exits 0; a
+problem shows as a ⚠ segment and a line in the log. Its flags are read by hand
+(parseStatuslineArgs: a bad one is a ⚠ segment, never an exit 2); this FlagSet only lists them.`,
+	Parse: func(_ *Env, fs *flag.FlagSet) func([]string) error {
+		fs.String("segments", "", "print just these segments, in this order (e.g. zone,tokens,compact: a widget in another status line); the warning loop still runs")
+		fs.String("wrap", "", "run your status line command `CMD` as Claude Code does, with the same stdin, and show zoneline's segments with its output (default: [statusline] wrap in the config)")
+		return nil
+	},
+	Hot:      runStatusline,
+	AnyPaths: true,
+}
+
 // runStatusline is Claude Code's statusLine command. Whatever arrives it prints a line and exits
 // 0: a problem becomes a ⚠ segment and a log line, never a blank line. The whole process is
 // bounded from its start (statuslineDeadline; a stdin left open is read for
 // statuslineStdinWait), and a reader that went away (SIGPIPE) does not stop the bookkeeping.
-func runStatusline(e *Env, args []string) (code int) {
+func runStatusline(e *Env, args []string) {
 	start := time.Now()
 	if e.process {
 		ignoreSIGPIPE()
@@ -45,7 +64,6 @@ func runStatusline(e *Env, args []string) (code int) {
 			if guard == nil || guard.Answer() { // (else the line is printed already)
 				fmt.Fprintln(e.Stdout, "⚠ zoneline: internal error (see "+e.State.LogPath()+")")
 			}
-			code = exitOK
 		}
 		if guard != nil {
 			guard.Stop()
@@ -68,7 +86,7 @@ func runStatusline(e *Env, args []string) (code int) {
 	}
 	if guard != nil && !guard.Answer() {
 		guard.Wait() // the deadline printed the fallback line and ends the process
-		return exitOK
+		return
 	}
 	e.Stdout.Write(append([]byte(r.line), '\n')) // (io.WriteString's interface assertion builds an itab on first use)
 	e.saveWrapCache(r, cache)
@@ -76,7 +94,6 @@ func runStatusline(e *Env, args []string) (code int) {
 	if r.gitRefresh != "" {
 		e.startGitRefresh(r.gitRefresh) // after the line: the render never waits for git
 	}
-	return exitOK
 }
 
 // rendered is one render's result and what the steps after printing need.

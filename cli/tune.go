@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -45,54 +46,55 @@ type tuneOptions struct {
 	Paths   []string
 }
 
-func (e *Env) parseTune(args []string) (tuneOptions, int, bool) {
+var cmdTune = &Command{
+	Name: "tune", UsageLine: "tune [-json] [-svg FILE] [-write] [-lead N] [-workers N] [transcript files or folders]",
+	Short: "suggest per-model thresholds from your transcripts (-json, -svg FILE, -write)",
+	Long: `Read your transcripts (default: projects/**/*.jsonl in Claude Code's folder) and report per
+model: the context per turn, every compaction, how many turns passed between crossing each zone
+and the auto-compact, how often the prep threshold would have warned -lead turns ahead, and a
+suggested [[model]] block. -write adds the suggested blocks to the config, showing the diff.
+Flags may follow the paths. No transcript found is one message and exit 1.`,
+	Parse:    parseTune,
+	AnyPaths: true,
+}
+
+func parseTune(e *Env, fs *flag.FlagSet) func([]string) error {
 	var o tuneOptions
-	fs := e.flags("tune", "[-json] [-svg FILE] [-write] [-lead N] [transcript files or folders]")
 	fs.BoolVar(&o.JSON, "json", false, "print the report as JSON")
 	fs.StringVar(&o.SVG, "svg", "", "also write the charts as an SVG `file`")
 	fs.BoolVar(&o.Write, "write", false, "add or update the suggested [[model]] blocks in the config (shows the diff)")
 	fs.IntVar(&o.Lead, "lead", tune.DefaultLead, "a warning is in time when it comes at least `N` responses before an auto-compact")
 	fs.IntVar(&o.Workers, "workers", 0, "files read in parallel (0 = one per core)")
-	// Flags may follow paths: parse again after each path.
-	for {
-		if code, ok := parse(fs, args); !ok {
-			return o, code, false
+	return func(args []string) error {
+		// Flags may follow paths: parse again after each path.
+		for len(args) > 0 {
+			o.Paths = append(o.Paths, args[0])
+			if err := parseFlags(fs, args[1:]); err != nil {
+				return err
+			}
+			args = fs.Args()
 		}
-		rest := fs.Args()
-		if len(rest) == 0 {
-			break
+		if o.Lead < 1 {
+			return usagef("-lead %d: want at least 1 response", o.Lead)
 		}
-		o.Paths = append(o.Paths, rest[0])
-		args = rest[1:]
+		return e.runTune(o)
 	}
-	if o.Lead < 1 {
-		fmt.Fprintf(e.Stderr, "zoneline: -lead %d: want at least 1 response\n", o.Lead)
-		return o, exitUsage, false
-	}
-	return o, 0, true
 }
 
 // runTune is `zoneline tune`: thresholds from the user's own transcripts.
-func runTune(e *Env, args []string) int {
-	o, code, ok := e.parseTune(args)
-	if !ok {
-		return code
-	}
+func (e *Env) runTune(o tuneOptions) error {
 	cfg, err := config.Load(e.Paths.Config)
 	if err != nil {
-		fmt.Fprintf(e.Stderr, "%v\nzoneline: fix the config first ('zoneline config check' shows where)\n", err)
-		return exitFail
+		return fmt.Errorf("%w\nzoneline: fix the config first ('zoneline config check' shows where)", err)
 	}
 	paths := o.Paths
 	if len(paths) == 0 {
 		if e.Paths.ClaudeDir == "" {
-			fmt.Fprintln(e.Stderr, "zoneline: no Claude Code folder (HOME and CLAUDE_CONFIG_DIR give no absolute path); pass transcript files or folders")
-			return exitFail
+			return errors.New("zoneline: no Claude Code folder (HOME and CLAUDE_CONFIG_DIR give no absolute path); pass transcript files or folders")
 		}
 		dir := filepath.Join(e.Paths.ClaudeDir, "projects")
 		if _, err := os.Stat(dir); err != nil {
-			fmt.Fprintln(e.Stderr, noTranscripts(dir))
-			return exitNoTranscripts
+			return errors.New(noTranscripts(dir)) // exitNoTranscripts
 		}
 		paths = []string{dir}
 	}
@@ -110,8 +112,7 @@ func runTune(e *Env, args []string) int {
 	})
 	bar.done()
 	if err != nil {
-		fmt.Fprintln(e.Stderr, err)
-		return exitFail
+		return err
 	}
 	if rep.Totals.Turns == 0 && rep.Totals.Compactions == 0 {
 		// Nothing to report: the same message and exit code whether the folder is missing,
@@ -129,18 +130,17 @@ func runTune(e *Env, args []string) int {
 			}
 		}
 		if len(folders) > 0 {
-			fmt.Fprintln(e.Stderr, noTranscripts(strings.Join(folders, ", ")))
+			return errors.New(noTranscripts(strings.Join(folders, ", "))) // exitNoTranscripts
 		}
-		return exitNoTranscripts
+		return errReported // exitNoTranscripts: each file is named above
 	}
-	if secs := float64(rep.Totals.ElapsedMS) / 1000; secs > 0 && isTerminal(e.Stderr) {
+	if secs := float64(rep.Totals.ElapsedMS) / 1000; secs > 0 && e.io().StderrTTY {
 		fmt.Fprintf(e.Stderr, "zoneline: read %s in %.1fs (%.0f MB/s)\n", tune.Bytes(rep.Totals.Bytes), secs, float64(rep.Totals.Bytes)/1e6/secs)
 	}
 	if o.JSON {
 		out, err := json.MarshalIndent(rep, "", "  ")
 		if err != nil {
-			fmt.Fprintf(e.Stderr, "zoneline: %v\n", err)
-			return exitFail
+			return fmt.Errorf("zoneline: %v", err)
 		}
 		e.Stdout.Write(append(safetext.JSON(out), '\n')) // model names from transcripts: C1 and bidi escaped
 	} else {
@@ -151,8 +151,7 @@ func runTune(e *Env, args []string) int {
 		var b strings.Builder
 		tune.SVG(&b, rep)
 		if err := state.WritePublic(o.SVG, []byte(b.String())); err != nil {
-			fmt.Fprintln(e.Stderr, err) // "zoneline: writing <path>: <reason>"
-			return exitFail
+			return err // "zoneline: writing <path>: <reason>"
 		}
 		fmt.Fprintf(e.Stderr, "zoneline: wrote %s\n", o.SVG)
 	}
@@ -163,34 +162,31 @@ func runTune(e *Env, args []string) int {
 		}
 		return e.tuneWrite(rep, out)
 	}
-	return exitOK
+	return nil
 }
 
 // tuneWrite adds or updates the suggested blocks in the config file, after showing the diff.
-func (e *Env) tuneWrite(rep *tune.Report, out io.Writer) int {
+func (e *Env) tuneWrite(rep *tune.Report, out io.Writer) error {
 	sugg, windows := tune.Changed(rep)
 	path := e.Paths.Config
 	if len(sugg) == 0 {
 		fmt.Fprintf(out, "zoneline: %s already holds the suggested thresholds; nothing to write\n", path)
-		return exitOK
+		return nil
 	}
 	old, err := os.ReadFile(path)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		fmt.Fprintf(e.Stderr, "zoneline: reading %s: %v\n", path, err)
-		return exitFail
+		return fmt.Errorf("zoneline: reading %s: %v", path, err)
 	}
 	updated, err := tune.Edit(old, sugg, windows)
 	if err != nil {
-		fmt.Fprintln(e.Stderr, err)
-		return exitFail
+		return err
 	}
 	fmt.Fprint(out, safetext.Text(tune.Diff(path, old, updated, 2)))
 	if err := writeUserFile(path, updated); err != nil {
-		fmt.Fprintln(e.Stderr, err)
-		return exitFail
+		return err
 	}
 	fmt.Fprintf(out, "zoneline: wrote %s\n", path)
-	return exitOK
+	return nil
 }
 
 // registryWindows returns the window the statusline last saw for each model id, from the
@@ -228,16 +224,6 @@ func (e *Env) registryWindows() map[string]int64 {
 	return out
 }
 
-// isTerminal reports whether w is a terminal (a character device).
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
-}
-
 // progress draws a bar on stderr when stderr is a terminal and the scan takes a moment.
 type progress struct {
 	mu    sync.Mutex
@@ -248,7 +234,7 @@ type progress struct {
 }
 
 func (e *Env) progressBar() *progress {
-	if !isTerminal(e.Stderr) {
+	if !e.io().StderrTTY {
 		return nil
 	}
 	return &progress{w: e.Stderr, start: time.Now()}

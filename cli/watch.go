@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"os/signal"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/zoneline/zoneline/compactflow"
+	"github.com/zoneline/zoneline/config"
 	"github.com/zoneline/zoneline/internal/safetext"
 	"github.com/zoneline/zoneline/notify"
 	"github.com/zoneline/zoneline/sessions"
@@ -23,36 +25,57 @@ type watchOptions struct {
 	Since    time.Duration
 }
 
-// runWatch is `zoneline watch [-auto] [-interval 5s]`: every interval it reads the registry and,
-// for a session past its prep tier that is idle at its prompt, notifies or (auto, allowed
-// project) runs compact-flow on it.
-func runWatch(e *Env, args []string) int {
+var cmdWatch = &Command{
+	Name: "watch", UsageLine: "watch [-auto] [-interval D] [-once] [-since D]",
+	Short: "notify (or -auto: compact-flow) for idle sessions past their prep tier",
+	Long: `Every -interval, read the registry and, for a session past its prep tier that is idle at
+its prompt, send a desktop notification, or with -auto run compact-flow on it (only in the
+projects listed in the config's [watch] projects). Runs until interrupted, or once with -once.`,
+	Parse: parseWatch,
+}
+
+func parseWatch(e *Env, fs *flag.FlagSet) func([]string) error {
+	var o watchOptions
+	fs.BoolVar(&o.Auto, "auto", false, "run compact-flow (projects in [watch] projects only) instead of notifying (default: [watch] auto in the config)")
+	fs.DurationVar(&o.Interval, "interval", 0, "how often to read the registry (default: [watch] interval in the config, 5s)")
+	fs.BoolVar(&o.Once, "once", false, "check once and exit")
+	fs.DurationVar(&o.Since, "since", sessions.DefaultSince, "sessions seen within this time are watched")
+	return func(args []string) error {
+		switch {
+		case len(args) > 0:
+			return usagef("unexpected argument %q", args[0])
+		case isSet(fs, "interval") && o.Interval <= 0:
+			return usagef("-interval %s: want a positive duration, e.g. 5s", o.Interval)
+		}
+		// The config is loaded after the command line is read: a broken one cannot stop -h.
+		cfg, err := e.loadConfig()
+		if err != nil {
+			return err
+		}
+		if !isSet(fs, "auto") {
+			o.Auto = cfg.Watch.Auto
+		}
+		if !isSet(fs, "interval") {
+			if o.Interval, err = time.ParseDuration(cfg.Watch.Interval); err != nil {
+				return fmt.Errorf("zoneline: [watch] interval = %q: %v", cfg.Watch.Interval, err)
+			}
+			if o.Interval <= 0 {
+				return fmt.Errorf("zoneline: [watch] interval = %q: want a positive duration, e.g. \"5s\"", cfg.Watch.Interval)
+			}
+		}
+		return e.runWatch(cfg, o)
+	}
+}
+
+// runWatch is `zoneline watch`: every interval it reads the registry and, for a session past
+// its prep tier that is idle at its prompt, notifies or (auto, allowed project) runs
+// compact-flow on it.
+func (e *Env) runWatch(cfg *config.Config, o watchOptions) error {
 	if e.process {
 		// It types into other panes and may outlive its reader (`… | head`, a closed
 		// terminal): a write to a gone reader fails with EPIPE instead of killing the process
 		// between a step sent and its record.
 		ignoreSIGPIPE()
-	}
-	cfg, ok := e.loadConfig()
-	if !ok {
-		return exitFail
-	}
-	interval, err := time.ParseDuration(cfg.Watch.Interval)
-	if err != nil {
-		return e.fail(fmt.Errorf("zoneline: [watch] interval = %q: %v", cfg.Watch.Interval, err))
-	}
-	fs := e.flags("watch", "[-auto] [-interval 5s] [-once]")
-	var o watchOptions
-	fs.BoolVar(&o.Auto, "auto", cfg.Watch.Auto, "run compact-flow (projects in [watch] projects only) instead of notifying")
-	fs.DurationVar(&o.Interval, "interval", interval, "how often to read the registry")
-	fs.BoolVar(&o.Once, "once", false, "check once and exit")
-	fs.DurationVar(&o.Since, "since", sessions.DefaultSince, "sessions seen within this time are watched")
-	if code, ok := parse(fs, args); !ok {
-		return code
-	}
-	if fs.NArg() > 0 || o.Interval <= 0 {
-		fmt.Fprintln(e.Stderr, "usage: zoneline watch [-auto] [-interval 5s] [-once]")
-		return exitUsage
 	}
 	if o.Auto && len(cfg.Watch.Projects) == 0 {
 		fmt.Fprintf(e.Stderr, "zoneline: -auto runs compact-flow only in the projects listed in [watch] projects of %s, and none is: it will only notify\n", e.Paths.Config)
@@ -92,12 +115,12 @@ func runWatch(e *Env, args []string) int {
 		}
 		if o.Once {
 			w.Wait()
-			return exitOK
+			return nil
 		}
 		select {
 		case <-ctx.Done():
 			w.Wait()
-			return exitOK
+			return nil
 		case <-time.After(o.Interval):
 		}
 	}
