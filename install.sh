@@ -35,7 +35,7 @@ while [ $# -gt 0 ]; do
 	--no-register) register=0 ;;
 	--dry-run|-dry-run) dry=1; install_args="$install_args --dry-run" ;;
 	--force|--project|-force|-project) install_args="$install_args $1" ;;
-	-h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) awk 'NR == 1 { next } /^#/ { sub(/^# ?/, ""); print; next } { exit }' "$0"; exit 0 ;;
 	*) die "unknown option $1 (see ./install.sh --help)" ;;
 	esac
 	shift

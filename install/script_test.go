@@ -188,3 +188,24 @@ func TestInstallScriptDryRun(t *testing.T) {
 		}
 	}
 }
+
+// TestInstallScriptHelp: ./install.sh --help prints the header comment, all of it and nothing
+// after it (it once ended with the script's first line of code), and exits 0.
+func TestInstallScriptHelp(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash")
+	}
+	root, _ := filepath.Abs("..")
+	for _, flag := range []string{"--help", "-h"} {
+		out, err := exec.Command("bash", filepath.Join(root, "install.sh"), flag).CombinedOutput()
+		if err != nil {
+			t.Fatalf("install.sh %s: %v\n%s", flag, err, out)
+		}
+		text := string(out)
+		if !strings.HasPrefix(text, "install.sh: build zoneline") || !strings.Contains(text, "--dry-run") ||
+			!strings.HasSuffix(text, "Works with bash 3.2 and BSD tools (macOS) as well as Linux.\n") ||
+			strings.Contains(text, "set -eu") || strings.Contains(text, "#") {
+			t.Errorf("install.sh %s:\n%s", flag, text)
+		}
+	}
+}
