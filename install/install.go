@@ -370,51 +370,123 @@ func retryChanged(o Options, fn func(Options) (*Result, error)) (*Result, error)
 	}
 }
 
-func install(o Options) (*Result, error) {
+// plan is one install or uninstall worked out in memory before anything is written: the
+// settings document as edited, the files to write or remove, the record, and the report. Each
+// step (status line, hooks, skills, config) adds to it; apply carries it out, and a dry run
+// stops before apply.
+type plan struct {
+	o     Options
+	res   *Result
+	sf    *settingsFile
+	rec   *Record // the install record; nil for an uninstall that finds none
+	fresh bool    // install: no record was there
+
+	newData []byte // the settings file's new bytes (uninstall: nil removes the file)
+	changed bool   // newData differs from the file
+
+	writes      []fileWrite // install: skill files and the config
+	removeFiles []string    // uninstall: skill files unchanged since install
+	skillDirs   []string    // uninstall: the skills' folders, removed when empty
+}
+
+// fileWrite is a file install writes after the settings.
+type fileWrite struct {
+	path string
+	data []byte
+}
+
+// newPlan reads the settings file and the install record.
+func newPlan(o Options) (*plan, error) {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	res := &Result{Settings: o.Settings, Record: RecordPath(o.Settings)}
-	sf, err := readSettings(o.Settings)
+	p := &plan{o: o, res: &Result{Settings: o.Settings, Record: RecordPath(o.Settings)}}
+	var err error
+	if p.sf, err = readSettings(o.Settings); err != nil {
+		return nil, err
+	}
+	if p.rec, err = LoadRecord(o.Settings); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// run runs the steps in order, stopping at the first error.
+func (p *plan) run(steps ...func(*plan) error) error {
+	for _, step := range steps {
+		if err := step(p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func install(o Options) (*Result, error) {
+	p, err := newPlan(o)
 	if err != nil {
 		return nil, err
 	}
-	rec, err := LoadRecord(o.Settings)
+	err = p.run((*plan).startRecord, (*plan).installStatusLine, (*plan).installHooks, (*plan).settingsDiff,
+		(*plan).installSkills, (*plan).installConfig)
 	if err != nil {
 		return nil, err
 	}
-	fresh := rec == nil
-	if fresh {
-		rec = &Record{Version: recordFormat, Skills: map[string]string{}}
+	if o.DryRun {
+		return p.res, nil
 	}
-	if rec.Skills == nil {
-		rec.Skills = map[string]string{}
+	if o.Config != "" { // an existing config (and its zoneline folder) made private again
+		if err := state.TightenConfig(o.Config); err != nil {
+			return nil, err
+		}
 	}
-	doc := sf.doc
-	if doc.Root == nil {
+	if !p.changed && len(p.writes) == 0 {
+		return p.res, nil
+	}
+	if err := p.applyInstall(); err != nil {
+		return nil, err
+	}
+	return p.res, nil
+}
+
+// startRecord begins the install record (or carries on the one there), and an empty
+// settings document: what uninstall needs to put the file back as it was.
+func (p *plan) startRecord() error {
+	p.fresh = p.rec == nil
+	if p.fresh {
+		p.rec = &Record{Version: recordFormat, Skills: map[string]string{}}
+	}
+	if p.rec.Skills == nil {
+		p.rec.Skills = map[string]string{}
+	}
+	if doc := p.sf.doc; doc.Root == nil {
 		doc.Root = Obj()
-		if fresh {
-			if !sf.exists {
-				rec.SettingsCreated = true
+		if p.fresh {
+			if !p.sf.exists {
+				p.rec.SettingsCreated = true
 			} else {
-				ws := string(sf.data)
-				rec.SettingsEmpty = &ws
+				ws := string(p.sf.data)
+				p.rec.SettingsEmpty = &ws
 			}
 		}
 	}
-	root := doc.Root
-	created := func(key string) {
-		if !slices.Contains(rec.Created, key) {
-			rec.Created = append(rec.Created, key)
-		}
-	}
+	return nil
+}
 
-	// statusLine
+// created records a settings key install created (uninstall deletes it again).
+func (p *plan) created(key string) {
+	if !slices.Contains(p.rec.Created, key) {
+		p.rec.Created = append(p.rec.Created, key)
+	}
+}
+
+// installStatusLine sets the statusLine to zoneline's, keeping another tool's unless Force.
+func (p *plan) installStatusLine() error {
+	o, root, res := p.o, p.sf.doc.Root, p.res
 	want := Obj("type", "command", "command", CommandLine(o.Bin, SubStatusline, o.GOOS), "padding", 0)
 	switch cur := root.Get("statusLine"); {
 	case cur == nil:
 		root.Set("statusLine", want)
-		created("statusLine")
+		p.created("statusLine")
 		res.add("statusLine", Added, "%s", want.Get("command").Str)
 	case IsOurs(cur.Get("command").Text(), SubStatusline) && Wrapped(cur.Get("command").Text()) != "":
 		res.add("statusLine", Present, "%s", cur.Get("command").Text()) // ours, wrapping theirs
@@ -426,25 +498,31 @@ func install(o Options) (*Result, error) {
 			res.add("statusLine", Updated, "was %s", c.Text())
 		}
 	case o.Wrap:
-		if err := wrapStatusLine(cur, o, rec, res); err != nil {
-			return nil, doc.ErrorAt(cur, err.Error())
+		if err := wrapStatusLine(cur, o, p.rec, res); err != nil {
+			return p.sf.doc.ErrorAt(cur, err.Error())
 		}
 	case !o.Force:
 		res.add("statusLine", Kept, "another status line (%s); warnings run from the Stop hook; zoneline install -wrap shows zoneline's zone in it", describe(cur))
 	default:
-		rec.ReplacedStatus = cur.Raw()
+		p.rec.ReplacedStatus = cur.Raw()
 		root.Set("statusLine", want)
 		res.add("statusLine", Replaced, "was %s (kept in %s for uninstall)", describe(cur), RecordName)
 	}
+	return nil
+}
 
-	// hooks
+// installHooks adds `zoneline hook` to each event of Hooks (updating an entry of ours that
+// differs), unless a zoneline plugin runs the hooks already.
+func (p *plan) installHooks() error {
+	o, doc, res := p.o, p.sf.doc, p.res
+	root := doc.Root
 	hooks := root.Get("hooks")
 	if hooks == nil {
 		hooks = Obj()
 		root.Set("hooks", hooks)
-		created("hooks")
+		p.created("hooks")
 	} else if hooks.Kind != Object {
-		return nil, doc.ErrorAt(hooks, `"hooks" is `+kindName(hooks.Kind)+`, not an object: fix it by hand`)
+		return doc.ErrorAt(hooks, `"hooks" is `+kindName(hooks.Kind)+`, not an object: fix it by hand`)
 	}
 	hookWant := HookCommand(o.Bin, o.GOOS)
 	cmd := EntryCommand(hookWant)
@@ -462,26 +540,13 @@ func install(o Options) (*Result, error) {
 		if arr == nil {
 			arr = FromValue([]*Node{})
 			hooks.Set(h.Event, arr)
-			created("hooks." + h.Event)
+			p.created("hooks." + h.Event)
 		} else if arr.Kind != Array {
-			return nil, doc.ErrorAt(arr, fmt.Sprintf("hooks.%s is %s, not an array: fix it by hand", h.Event, kindName(arr.Kind)))
+			return doc.ErrorAt(arr, fmt.Sprintf("hooks.%s is %s, not an array: fix it by hand", h.Event, kindName(arr.Kind)))
 		}
 		if e := findOurs(arr, SubHook); e != nil {
-			old := EntryCommand(e)
-			t := e.Get("timeout")
-			sameForm := (e.Get("args") == nil) == (hookWant.Get("args") == nil)
-			if old == cmd && sameForm && t != nil && t.Kind == Number && t.Num.String() == fmt.Sprint(HookTimeout) {
-				res.add(item, Present, "%s", cmd)
-				continue
-			}
-			e.Set("command", hookWant.Get("command"))
-			if a := hookWant.Get("args"); a != nil {
-				e.Set("args", a)
-			} else {
-				e.Delete("args")
-			}
-			e.Set("timeout", FromValue(HookTimeout))
-			res.add(item, Updated, "was %s", old)
+			action, detail := updateHook(e, hookWant, cmd)
+			res.add(item, action, "%s", detail)
 			continue
 		}
 		entry := HookCommand(o.Bin, o.GOOS)
@@ -497,43 +562,65 @@ func install(o Options) (*Result, error) {
 	if len(hooks.Members) == 0 {
 		root.Delete("hooks")
 	}
+	return nil
+}
 
-	newData := doc.Bytes()
-	changed := !sf.exists || !bytes.Equal(newData, sf.data)
-	if changed {
-		res.Diff = UnifiedDiff(diffName(o.Settings, sf.exists, "a"), diffName(o.Settings, true, "b"), sf.data, newData)
+// updateHook brings our hook entry e to want (command cmd, HookTimeout) and returns the
+// report's action and detail.
+func updateHook(e, want *Node, cmd string) (action, detail string) {
+	old := EntryCommand(e)
+	t := e.Get("timeout")
+	sameForm := (e.Get("args") == nil) == (want.Get("args") == nil)
+	if old == cmd && sameForm && t != nil && t.Kind == Number && t.Num.String() == fmt.Sprint(HookTimeout) {
+		return Present, cmd
 	}
+	e.Set("command", want.Get("command"))
+	if a := want.Get("args"); a != nil {
+		e.Set("args", a)
+	} else {
+		e.Delete("args")
+	}
+	e.Set("timeout", FromValue(HookTimeout))
+	return Updated, "was " + old
+}
 
-	// skills and config: planned first, written after settings.
-	type write struct {
-		path string
-		data []byte
+// settingsDiff encodes the edited settings and, when they differ, the diff the report shows.
+func (p *plan) settingsDiff() error {
+	p.newData = p.sf.doc.Bytes()
+	p.changed = !p.sf.exists || !bytes.Equal(p.newData, p.sf.data)
+	if p.changed {
+		p.res.Diff = UnifiedDiff(diffName(p.o.Settings, p.sf.exists, "a"), diffName(p.o.Settings, true, "b"), p.sf.data, p.newData)
 	}
-	var writes []write
-	skills, err := o.listSkills()
+	return nil
+}
+
+// installSkills plans the skill files: a missing or unedited one is written, one edited since
+// install is left alone (and reported) unless Force.
+func (p *plan) installSkills() error {
+	skills, err := p.o.listSkills()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	for _, sk := range skills {
 		item := "skill /" + sk.name
-		dir := filepath.Join(o.ClaudeDir, "skills", sk.name)
+		dir := filepath.Join(p.o.ClaudeDir, "skills", sk.name)
 		var actions []string
 		for _, f := range sk.files {
 			dst := filepath.Join(dir, filepath.FromSlash(f.rel))
 			have, err := readLimited(dst, settingsMax)
 			switch {
 			case errors.Is(err, fs.ErrNotExist):
-				writes = append(writes, write{dst, f.data})
-				rec.Skills[dst] = hash(f.data)
+				p.writes = append(p.writes, fileWrite{dst, f.data})
+				p.rec.Skills[dst] = hash(f.data)
 				actions = append(actions, Added)
 			case err != nil:
-				return nil, fmt.Errorf("zoneline: %v", err)
+				return fmt.Errorf("zoneline: %v", err)
 			case bytes.Equal(have, f.data):
-				rec.Skills[dst] = hash(f.data)
+				p.rec.Skills[dst] = hash(f.data)
 				actions = append(actions, Present)
-			case rec.Skills[dst] == hash(have) || o.Force:
-				writes = append(writes, write{dst, f.data})
-				rec.Skills[dst] = hash(f.data)
+			case p.rec.Skills[dst] == hash(have) || p.o.Force:
+				p.writes = append(p.writes, fileWrite{dst, f.data})
+				p.rec.Skills[dst] = hash(f.data)
 				actions = append(actions, Updated)
 			default:
 				actions = append(actions, Skipped)
@@ -541,51 +628,53 @@ func install(o Options) (*Result, error) {
 		}
 		switch {
 		case slices.Contains(actions, Skipped):
-			res.add(item, Skipped, "%s differs from zoneline's and was not written by this install (or was edited since): `zoneline install --force` overwrites it", dir)
+			p.res.add(item, Skipped, "%s differs from zoneline's and was not written by this install (or was edited since): `zoneline install --force` overwrites it", dir)
 		case slices.Contains(actions, Updated):
-			res.add(item, Updated, "%s", dir)
+			p.res.add(item, Updated, "%s", dir)
 		case slices.Contains(actions, Added):
-			res.add(item, Added, "%s", dir)
+			p.res.add(item, Added, "%s", dir)
 		default:
-			res.add(item, Present, "%s", dir)
+			p.res.add(item, Present, "%s", dir)
 		}
 	}
-	if o.Config != "" {
-		if _, err := os.Stat(o.Config); errors.Is(err, fs.ErrNotExist) {
-			writes = append(writes, write{o.Config, []byte(config.Template)})
-			rec.Config = o.Config
-			res.add("config", Added, "%s", o.Config)
-		} else {
-			res.add("config", Present, "%s", o.Config)
-		}
-	}
-	if o.DryRun {
-		return res, nil
-	}
-	if o.Config != "" { // an existing config (and its zoneline folder) made private again
-		if err := state.TightenConfig(o.Config); err != nil {
-			return nil, err
-		}
-	}
-	if !changed && len(writes) == 0 {
-		return res, nil
-	}
+	return nil
+}
 
-	if changed {
+// installConfig plans the default config when there is none.
+func (p *plan) installConfig() error {
+	o := p.o
+	if o.Config == "" {
+		return nil
+	}
+	if _, err := os.Stat(o.Config); errors.Is(err, fs.ErrNotExist) {
+		p.writes = append(p.writes, fileWrite{o.Config, []byte(config.Template)})
+		p.rec.Config = o.Config
+		p.res.add("config", Added, "%s", o.Config)
+	} else {
+		p.res.add("config", Present, "%s", o.Config)
+	}
+	return nil
+}
+
+// applyInstall writes what the plan holds: the backup before the first change, the settings
+// (checked unchanged since they were read), the skill files and the config, then the record.
+func (p *plan) applyInstall() error {
+	o, sf := p.o, p.sf
+	if p.changed {
 		if sf.exists {
 			b := sf.path + BackupSuffix
 			if _, err := os.Lstat(b); errors.Is(err, fs.ErrNotExist) {
 				if err := writeAtomic(b, sf.data, sf.mode); err != nil {
-					return nil, err
+					return err
 				}
-				res.Backup = b
+				p.res.Backup = b
 			}
 		}
-		if err := commitSettings(sf, newData, o.beforeCommit); err != nil {
-			return nil, err
+		if err := commitSettings(sf, p.newData, o.beforeCommit); err != nil {
+			return err
 		}
 	}
-	for _, w := range writes {
+	for _, w := range p.writes {
 		// The config's folder is created 0700 (it was made 0755 first, then asked for 0700, which
 		// MkdirAll leaves on a folder that exists); the skills' folders are Claude Code's, 0755.
 		mode, dirMode := fs.FileMode(skillMode), fs.FileMode(0o755)
@@ -593,18 +682,16 @@ func install(o Options) (*Result, error) {
 			mode, dirMode = 0o600, 0o700
 		}
 		if err := os.MkdirAll(filepath.Dir(w.path), dirMode); err != nil {
-			return nil, fmt.Errorf("zoneline: %v", err)
+			return fmt.Errorf("zoneline: %v", err)
 		}
 		if err := writeAtomic(w.path, w.data, mode); err != nil {
-			return nil, err
+			return err
 		}
 	}
+	rec := p.rec
 	rec.Version, rec.Binary, rec.Settings, rec.Installed = recordFormat, o.Bin, o.Settings, o.Now().UTC().Truncate(time.Second)
 	data, _ := json.MarshalIndent(rec, "", "  ")
-	if err := writeAtomic(res.Record, append(data, '\n'), 0o600); err != nil {
-		return nil, err
-	}
-	return res, nil
+	return writeAtomic(p.res.Record, append(data, '\n'), 0o600)
 }
 
 // entries says how many zoneline entries a hook event lost.
