@@ -479,7 +479,8 @@ func (p *plan) created(key string) {
 	}
 }
 
-// installStatusLine sets the statusLine to zoneline's, keeping another tool's unless Force.
+// installStatusLine sets the statusLine to zoneline's; another tool's is kept, wrapped (Wrap)
+// or replaced (Force).
 func (p *plan) installStatusLine() error {
 	o, root, res := p.o, p.sf.doc.Root, p.res
 	want := Obj("type", "command", "command", CommandLine(o.Bin, SubStatusline, o.GOOS), "padding", 0)
@@ -709,156 +710,196 @@ func entries(n int) string {
 func Uninstall(o Options) (*Result, error) { return retryChanged(o, uninstall) }
 
 func uninstall(o Options) (*Result, error) {
-	res := &Result{Settings: o.Settings, Record: RecordPath(o.Settings)}
-	sf, err := readSettings(o.Settings)
+	p, err := newPlan(o)
 	if err != nil {
 		return nil, err
 	}
-	rec, err := LoadRecord(o.Settings)
-	if err != nil {
+	steps := []func(*plan) error{(*plan).uninstallSkills, (*plan).uninstallConfig}
+	if p.sf.doc.Root != nil {
+		steps = append([]func(*plan) error{(*plan).uninstallStatusLine, (*plan).uninstallHooks, (*plan).uninstallSettings}, steps...)
+	}
+	if err := p.run(steps...); err != nil {
 		return nil, err
 	}
-	createdByUs := func(key string) bool { return rec == nil || slices.Contains(rec.Created, key) }
-	doc := sf.doc
-	var newData []byte
-	changed := false
-	if root := doc.Root; root != nil {
-		switch cur := root.Get("statusLine"); {
-		case cur == nil:
-			res.add("statusLine", NotFound, "not set")
-		case !IsOurs(cur.Get("command").Text(), SubStatusline):
-			res.add("statusLine", Kept, "not zoneline's (%s)", describe(cur))
-		case rec != nil && rec.ReplacedStatus != "":
-			old, err := ParseValue([]byte(rec.ReplacedStatus))
-			if err != nil {
-				return nil, fmt.Errorf("zoneline: %s: the saved statusLine: %v", res.Record, err)
-			}
-			root.Set("statusLine", old)
-			res.add("statusLine", Restored, "%s", describe(old))
-		case Wrapped(cur.Get("command").Text()) != "":
-			// Ours wrapping theirs, written by hand (no record of what it replaced): theirs stays.
-			w := Wrapped(cur.Get("command").Text())
-			cur.Set("command", FromValue(w))
-			res.add("statusLine", Restored, "%s (unwrapped)", w)
-		default:
-			res.add("statusLine", Removed, "%s", describe(cur))
-			root.Delete("statusLine")
-		}
-		if hooks := root.Get("hooks"); hooks != nil && hooks.Kind == Object {
-			removed := map[string]int{}
-			for i := 0; i < len(hooks.Members); i++ {
-				m := hooks.Members[i]
-				if m.Val.Kind != Array {
-					continue
-				}
-				n := removeOurs(m.Val, SubHook)
-				if n == 0 {
-					continue
-				}
-				removed[m.Key] += n
-				if len(m.Val.Elems) == 0 && createdByUs("hooks."+m.Key) {
-					hooks.Members = slices.Delete(hooks.Members, i, i+1)
-					i--
-				}
-			}
-			for _, h := range Hooks {
-				if n := removed[h.Event]; n > 0 {
-					res.add("hook "+h.Event, Removed, "%s", entries(n))
-				} else {
-					res.add("hook "+h.Event, NotFound, "no zoneline entry")
-				}
-			}
-			for ev, n := range removed {
-				if !slices.ContainsFunc(Hooks, func(h HookEntry) bool { return h.Event == ev }) {
-					res.add("hook "+ev, Removed, "%s", entries(n))
-				}
-			}
-			if len(hooks.Members) == 0 && len(removed) > 0 && createdByUs("hooks") {
-				root.Delete("hooks")
-			}
-		}
-		newData = doc.Bytes()
-		if len(root.Members) == 0 && rec != nil && (rec.SettingsCreated || rec.SettingsEmpty != nil) {
-			if rec.SettingsEmpty != nil {
-				newData = []byte(*rec.SettingsEmpty)
-			} else {
-				newData = nil // the file did not exist: remove it
-			}
-		}
-		// Back to what the backup holds? Then write the backup's own bytes: install re-encoded
-		// the containers it touched, and this puts their original layout back too.
-		if newData != nil {
-			if b, err := readLimited(sf.path+BackupSuffix, settingsMax); err == nil {
-				if bd, err := Parse(o.Settings, b); err == nil && bd.Root != nil && bd.Root.Canonical() == root.Canonical() {
-					newData = b
-				}
-			}
-		}
-		changed = !bytes.Equal(newData, sf.data) || (newData == nil && rec != nil && rec.SettingsCreated)
+	if o.DryRun {
+		return p.res, nil
 	}
-	if changed {
-		res.Diff = UnifiedDiff(diffName(o.Settings, true, "a"), diffName(o.Settings, newData != nil, "b"), sf.data, newData)
+	if err := p.applyUninstall(); err != nil {
+		return nil, err
 	}
+	return p.res, nil
+}
 
-	// Skill files: removed when unchanged since install.
-	type skillState struct{ removed, kept, missing int }
-	skillDirs := map[string]*skillState{}
-	var removeFiles []string
-	if rec != nil {
-		for p, sum := range rec.Skills {
-			dir := filepath.Dir(p)
-			st := skillDirs[dir]
-			if st == nil {
-				st = &skillState{}
-				skillDirs[dir] = st
+// createdByUs reports whether install created the settings key (with no record: assume so).
+func (p *plan) createdByUs(key string) bool {
+	return p.rec == nil || slices.Contains(p.rec.Created, key)
+}
+
+// uninstallStatusLine takes out our statusLine, putting back the one install replaced.
+func (p *plan) uninstallStatusLine() error {
+	root, res := p.sf.doc.Root, p.res
+	switch cur := root.Get("statusLine"); {
+	case cur == nil:
+		res.add("statusLine", NotFound, "not set")
+	case !IsOurs(cur.Get("command").Text(), SubStatusline):
+		res.add("statusLine", Kept, "not zoneline's (%s)", describe(cur))
+	case p.rec != nil && p.rec.ReplacedStatus != "":
+		old, err := ParseValue([]byte(p.rec.ReplacedStatus))
+		if err != nil {
+			return fmt.Errorf("zoneline: %s: the saved statusLine: %v", res.Record, err)
+		}
+		root.Set("statusLine", old)
+		res.add("statusLine", Restored, "%s", describe(old))
+	case Wrapped(cur.Get("command").Text()) != "":
+		// Ours wrapping theirs, written by hand (no record of what it replaced): theirs stays.
+		w := Wrapped(cur.Get("command").Text())
+		cur.Set("command", FromValue(w))
+		res.add("statusLine", Restored, "%s (unwrapped)", w)
+	default:
+		res.add("statusLine", Removed, "%s", describe(cur))
+		root.Delete("statusLine")
+	}
+	return nil
+}
+
+// uninstallHooks takes our entries out of every hook event, and the events and the hooks key
+// install created when that empties them.
+func (p *plan) uninstallHooks() error {
+	root, res := p.sf.doc.Root, p.res
+	hooks := root.Get("hooks")
+	if hooks == nil || hooks.Kind != Object {
+		return nil
+	}
+	removed := map[string]int{}
+	for i := 0; i < len(hooks.Members); i++ {
+		m := hooks.Members[i]
+		if m.Val.Kind != Array {
+			continue
+		}
+		n := removeOurs(m.Val, SubHook)
+		if n == 0 {
+			continue
+		}
+		removed[m.Key] += n
+		if len(m.Val.Elems) == 0 && p.createdByUs("hooks."+m.Key) {
+			hooks.Members = slices.Delete(hooks.Members, i, i+1)
+			i--
+		}
+	}
+	for _, h := range Hooks {
+		if n := removed[h.Event]; n > 0 {
+			res.add("hook "+h.Event, Removed, "%s", entries(n))
+		} else {
+			res.add("hook "+h.Event, NotFound, "no zoneline entry")
+		}
+	}
+	for ev, n := range removed {
+		if !slices.ContainsFunc(Hooks, func(h HookEntry) bool { return h.Event == ev }) {
+			res.add("hook "+ev, Removed, "%s", entries(n))
+		}
+	}
+	if len(hooks.Members) == 0 && len(removed) > 0 && p.createdByUs("hooks") {
+		root.Delete("hooks")
+	}
+	return nil
+}
+
+// uninstallSettings works out the settings file's new bytes: nothing (removed) or the
+// whitespace it held when install created its content, the backup's own bytes when the
+// document is back to the backup's, else the edited document; and the diff.
+func (p *plan) uninstallSettings() error {
+	root, rec, sf := p.sf.doc.Root, p.rec, p.sf
+	newData := p.sf.doc.Bytes()
+	if len(root.Members) == 0 && rec != nil && (rec.SettingsCreated || rec.SettingsEmpty != nil) {
+		if rec.SettingsEmpty != nil {
+			newData = []byte(*rec.SettingsEmpty)
+		} else {
+			newData = nil // the file did not exist: remove it
+		}
+	}
+	// Back to what the backup holds? Then write the backup's own bytes: install re-encoded
+	// the containers it touched, and this puts their original layout back too.
+	if newData != nil {
+		if b, err := readLimited(sf.path+BackupSuffix, settingsMax); err == nil {
+			if bd, err := Parse(p.o.Settings, b); err == nil && bd.Root != nil && bd.Root.Canonical() == root.Canonical() {
+				newData = b
 			}
-			have, err := readLimited(p, settingsMax)
+		}
+	}
+	p.newData = newData
+	p.changed = !bytes.Equal(newData, sf.data) || (newData == nil && rec != nil && rec.SettingsCreated)
+	if p.changed {
+		p.res.Diff = UnifiedDiff(diffName(p.o.Settings, true, "a"), diffName(p.o.Settings, newData != nil, "b"), sf.data, newData)
+	}
+	return nil
+}
+
+// skillState counts a skill folder's files by what uninstall does with them.
+type skillState struct{ removed, kept, missing int }
+
+// uninstallSkills plans the removal of the skill files unchanged since install (with no
+// record: those identical to ours); an edited one stays and is reported.
+func (p *plan) uninstallSkills() error {
+	skillDirs := map[string]*skillState{}
+	dirState := func(dir string) *skillState {
+		if skillDirs[dir] == nil {
+			skillDirs[dir] = &skillState{}
+		}
+		return skillDirs[dir]
+	}
+	if p.rec != nil {
+		for path, sum := range p.rec.Skills {
+			st := dirState(filepath.Dir(path))
+			have, err := readLimited(path, settingsMax)
 			switch {
 			case errors.Is(err, fs.ErrNotExist):
 				st.missing++
 			case err == nil && hash(have) == sum:
-				removeFiles = append(removeFiles, p)
+				p.removeFiles = append(p.removeFiles, path)
 				st.removed++
 			default:
 				st.kept++
 			}
 		}
-	} else if skills, err := o.listSkills(); err == nil {
+	} else if skills, err := p.o.listSkills(); err == nil {
 		for _, sk := range skills { // no record: remove files identical to ours
 			for _, f := range sk.files {
-				p := filepath.Join(o.ClaudeDir, "skills", sk.name, filepath.FromSlash(f.rel))
-				dir := filepath.Dir(p)
-				if skillDirs[dir] == nil {
-					skillDirs[dir] = &skillState{}
-				}
-				if have, err := readLimited(p, settingsMax); err == nil && bytes.Equal(have, f.data) {
-					removeFiles = append(removeFiles, p)
-					skillDirs[dir].removed++
+				path := filepath.Join(p.o.ClaudeDir, "skills", sk.name, filepath.FromSlash(f.rel))
+				st := dirState(filepath.Dir(path))
+				if have, err := readLimited(path, settingsMax); err == nil && bytes.Equal(have, f.data) {
+					p.removeFiles = append(p.removeFiles, path)
+					st.removed++
 				} else if err == nil {
-					skillDirs[dir].kept++
+					st.kept++
 				} else {
-					skillDirs[dir].missing++
+					st.missing++
 				}
 			}
 		}
 	}
-	dirs := make([]string, 0, len(skillDirs))
 	for d := range skillDirs {
-		dirs = append(dirs, d)
+		p.skillDirs = append(p.skillDirs, d)
 	}
-	slices.Sort(dirs)
-	for _, d := range dirs {
+	slices.Sort(p.skillDirs)
+	for _, d := range p.skillDirs {
 		st := skillDirs[d]
 		item := "skill /" + filepath.Base(d)
 		switch {
 		case st.kept > 0:
-			res.add(item, Kept, "%s was edited since install: remove it yourself if you no longer want it", d)
+			p.res.add(item, Kept, "%s was edited since install: remove it yourself if you no longer want it", d)
 		case st.removed > 0:
-			res.add(item, Removed, "%s", d)
+			p.res.add(item, Removed, "%s", d)
 		default:
-			res.add(item, NotFound, "%s", d)
+			p.res.add(item, NotFound, "%s", d)
 		}
 	}
+	return nil
+}
+
+// uninstallConfig reports what becomes of the config and the state dir: removed with Purge,
+// else kept.
+func (p *plan) uninstallConfig() error {
+	o, res := p.o, p.res
 	if o.Purge {
 		if o.Config != "" {
 			if _, err := os.Stat(o.Config); err == nil {
@@ -870,37 +911,41 @@ func uninstall(o Options) (*Result, error) {
 		if o.StateDir != "" {
 			res.add("state", Removed, "%s", o.StateDir)
 		}
-	} else {
-		if o.Config != "" {
-			res.add("config", Kept, "%s (--purge removes it)", o.Config)
-		}
-		if o.StateDir != "" {
-			res.add("state", Kept, "%s (--purge removes it)", o.StateDir)
-		}
+		return nil
 	}
-	if o.DryRun {
-		return res, nil
+	if o.Config != "" {
+		res.add("config", Kept, "%s (--purge removes it)", o.Config)
 	}
+	if o.StateDir != "" {
+		res.add("state", Kept, "%s (--purge removes it)", o.StateDir)
+	}
+	return nil
+}
 
-	if changed {
-		if newData == nil {
+// applyUninstall carries out an uninstall plan: the settings (checked unchanged since they
+// were read), the skill files and their emptied folders, with Purge the config and the state,
+// the backup when the file is back to it, and the record.
+func (p *plan) applyUninstall() error {
+	o, sf, res := p.o, p.sf, p.res
+	if p.changed {
+		if p.newData == nil {
 			if err := sf.unchanged(); err != nil {
-				return nil, err
+				return err
 			}
 			if err := os.Remove(sf.path); err != nil {
-				return nil, fmt.Errorf("zoneline: %v", err)
+				return fmt.Errorf("zoneline: %v", err)
 			}
-		} else if err := commitSettings(sf, newData, o.beforeCommit); err != nil {
-			return nil, err
+		} else if err := commitSettings(sf, p.newData, o.beforeCommit); err != nil {
+			return err
 		}
 	}
-	for _, p := range removeFiles {
-		os.Remove(p)
+	for _, f := range p.removeFiles {
+		os.Remove(f)
 	}
-	for _, d := range dirs {
+	for _, d := range p.skillDirs {
 		os.Remove(d) // only when empty
 	}
-	if len(dirs) > 0 {
+	if len(p.skillDirs) > 0 {
 		os.Remove(filepath.Join(o.ClaudeDir, "skills")) // only when empty
 	}
 	if o.Purge {
@@ -924,7 +969,7 @@ func uninstall(o Options) (*Result, error) {
 		}
 	}
 	os.Remove(res.Record)
-	return res, nil
+	return nil
 }
 
 // purgeState removes what zoneline keeps in the state dir and the dir when that empties it. It
