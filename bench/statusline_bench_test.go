@@ -150,7 +150,7 @@ func BenchmarkStartup(b *testing.B) {
 
 // BenchmarkStatuslineTurn renders as a running session does: the token count changes every
 // turn (100k, 105k, 100k, …, all in the warn zone). Such a render saves the registry only when
-// its saved state is a few seconds old (cli.saveAction); BenchmarkStatuslineSave measures a
+// its saved state is a few seconds old (pipeline.SaveAction); BenchmarkStatuslineSave measures a
 // render that saves.
 func BenchmarkStatuslineTurn(b *testing.B) {
 	zl := procbench.Build(b, "./cmd/zoneline")

@@ -156,7 +156,7 @@ func (e *Env) effective(cfg *config.Config) map[string]config.Effective {
 	if cfg.Window == 0 {
 		eff["window"] = config.Effective{Value: strconv.FormatInt(window, 10), From: "default, for a model that reports no window (a model's own window wins)"}
 	}
-	c := zones.AutoCompact(e.compactInput(cfg, window, ""))
+	c := zones.AutoCompact(e.pipeline().CompactInput(cfg, window, ""))
 	if cfg.AutoCompact.Point == 0 || cfg.AutoCompact.Enabled == nil {
 		from := "computed for a " + zones.WindowClass(window) + " window (" + c.Source + ")"
 		if !c.Enabled {

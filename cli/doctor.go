@@ -113,7 +113,7 @@ func (e *Env) doctor(o doctorOptions) []doctor.Result {
 		}
 	}
 	window = zones.Window(window, modelID, cfg.Window)
-	rs = append(rs, doctor.AutoCompact(zones.AutoCompact(e.compactInput(cfg, window, projectDirOf(e))), window))
+	rs = append(rs, doctor.AutoCompact(zones.AutoCompact(e.pipeline().CompactInput(cfg, window, projectDirOf(e))), window))
 	rs = append(rs, doctor.Mod(e.Paths.ClaudeDir, self))
 	rs = append(rs, doctor.Log(e.State.LogPath(), e.Now()))
 	return rs

@@ -7,12 +7,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/zoneline/zoneline/gitcache"
 	"github.com/zoneline/zoneline/gitinfo"
 	"github.com/zoneline/zoneline/snapshot"
-	"github.com/zoneline/zoneline/statusline"
 )
 
 var cmdGitRefresh = &Command{
@@ -74,22 +72,6 @@ func (e *Env) runGitRefresh(root string) error {
 	return nil
 }
 
-// gitFacts reads the git cache for the worktree at root on branch when the layout shows the
-// git segment; refresh reports whether the entry is stale (the caller starts the refresher
-// after printing). An entry whose git failed shows as "git ?" and is retried after its
-// backoff. It reads one small file; it never starts a process.
-func (e *Env) gitFacts(lines [][]string, root, branch string, now time.Time) (g statusline.Git, refresh bool) {
-	if root == "" || !e.State.Usable() || !layoutHas(lines, "git") {
-		return g, false
-	}
-	ent, ok := gitcache.Load(e.State.Root, root)
-	if ok && ent.Fresh(now, branch) {
-		g = statusline.Git{Known: true, Dirty: ent.Dirty, Ahead: ent.Ahead, Behind: ent.Behind, Upstream: ent.Upstream}
-	}
-	g.Failed = ok && ent.Failed(branch)
-	return g, gitcache.Stale(ent, ok, now, branch)
-}
-
 // startGitRefresh starts `zoneline git-refresh` for root, detached, unless another render
 // started one within gitcache.RefreshAfter. It runs after the line is printed.
 func (e *Env) startGitRefresh(root string) {
@@ -108,19 +90,4 @@ func (e *Env) startGitRefresh(root string) {
 	if err := gitcache.Start(bin, args); err != nil {
 		e.State.Log("statusline", "git refresh: %v", err)
 	}
-}
-
-// layoutHas reports whether a layout (nil: the default one) names segment.
-func layoutHas(lines [][]string, segment string) bool {
-	if lines == nil {
-		lines = statusline.DefaultLines
-	}
-	for _, l := range lines {
-		for _, n := range l {
-			if n == segment {
-				return true
-			}
-		}
-	}
-	return false
 }

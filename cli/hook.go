@@ -5,6 +5,8 @@ import (
 	"runtime/debug"
 	"time"
 
+	"github.com/zoneline/zoneline/pipeline"
+
 	"github.com/zoneline/zoneline/hook"
 	"github.com/zoneline/zoneline/payload"
 )
@@ -43,9 +45,9 @@ func runHook(e *Env, args []string) {
 	data, readErr := e.readPayload(start, hookStdinWait)
 	cfg, cfgErr := e.loadConfigCached()
 	if cfgErr != nil {
-		e.State.Log("hook", "config: %s", configProblem(cfgErr))
+		e.State.Log("hook", "config: %s", pipeline.ConfigProblem(cfgErr))
 	}
 	c := &hook.Context{State: e.State, Config: cfg, ConfigErr: cfgErr, ClaudeDir: e.Paths.ClaudeDir, Getenv: e.Getenv, Now: e.Now, Guard: guard,
-		Warn: func(h *payload.Hook) error { return e.stopWarning(cfg, h) }}
+		Warn: func(h *payload.Hook) error { return e.pipeline().StopWarning(cfg, h) }}
 	hook.Run(c, data, readErr, e.Stdout)
 }

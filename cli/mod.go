@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/zoneline/zoneline/pipeline"
+
 	"github.com/zoneline/zoneline/checkpoint"
 	"github.com/zoneline/zoneline/config"
 	"github.com/zoneline/zoneline/hook"
@@ -106,36 +108,22 @@ func (e *Env) runModStatus(args []string) {
 	data, readErr := payload.Read(e.Stdin)
 	cfg, cfgErr := e.loadConfigCached()
 	e.modCall = true
-	r := e.render(data, readErr, cfg, cfgErr)
-	e.afterRender(r, time.Since(start))
+	c := e.pipeline()
+	r := c.Render(data, readErr, cfg, cfgErr)
+	c.After(r, time.Since(start))
 	e.Stdout.Write(e.modStatusJSON(r, cfg))
-}
-
-// keepRegistryNames keeps in the registry what the status line wrote and the mod's payload
-// lacks (the model's display name, the project dir, the version), so that the two routes do not
-// rewrite the registry back and forth on every render.
-func keepRegistryNames(s, saved *state.Session, p *payload.Statusline) {
-	if (p.Model == nil || p.Model.DisplayName == "") && saved.ModelID == s.ModelID && saved.Model != "" {
-		s.Model = saved.Model
-	}
-	if p.Workspace == nil && saved.Cwd == s.Cwd && saved.Project != "" {
-		s.Project = saved.Project
-	}
-	if p.Version == "" && saved.Version != "" {
-		s.Version = saved.Version
-	}
 }
 
 // modStatusJSON is the status answer: hand-written (no encoding/json on the hot path), every
 // string through safetext.
-func (e *Env) modStatusJSON(r rendered, cfg *config.Config) []byte {
-	v := r.view
+func (e *Env) modStatusJSON(r pipeline.Rendered, cfg *config.Config) []byte {
+	v := r.View
 	f := statusline.FaceOf(v, cfg.Glyphs)
 	b := make([]byte, 0, 1024)
 	b = append(b, `{"v":1`...)
 	id := ""
-	if r.p != nil && state.ValidSessionID(r.p.SessionID) {
-		id = strings.ToLower(r.p.SessionID)
+	if r.Payload != nil && state.ValidSessionID(r.Payload.SessionID) {
+		id = strings.ToLower(r.Payload.SessionID)
 	}
 	b = jsonStr(b, "session", id)
 	b = jsonStr(b, "zone", v.Zone.String())
@@ -143,23 +131,23 @@ func (e *Env) modStatusJSON(r rendered, cfg *config.Config) []byte {
 	b = jsonStr(b, "color", f.Color)
 	b = jsonBool(b, "bold", f.Bold)
 	b = jsonInt(b, "tokens", v.Tokens)
-	b = jsonBool(b, "known", r.warning.known)
+	b = jsonBool(b, "known", r.Warning.Known)
 	b = jsonInt(b, "window", v.Window)
 	b = jsonStr(b, "tokens_text", f.Tokens)
 	b = jsonBool(b, "auto_compact_on", v.Compact.Enabled)
 	b = jsonInt(b, "auto_compact", v.Compact.Point)
 	toCompact := int64(0)
-	if v.Compact.Enabled && v.Compact.Point > 0 && r.warning.known {
+	if v.Compact.Enabled && v.Compact.Point > 0 && r.Warning.Known {
 		toCompact = v.Compact.Point - v.Tokens
 	}
 	b = jsonInt(b, "to_compact", toCompact)
 	b = jsonStr(b, "compact_text", f.Compact)
 	b = jsonBool(b, "compact_warn", f.Warn)
 	b = jsonBool(b, "compact_urgent", f.Urgent)
-	b = jsonInt(b, "prep", r.prep)
-	crossed := r.warning.known && r.prep > 0 && v.Tokens >= r.prep
+	b = jsonInt(b, "prep", r.Prep)
+	crossed := r.Warning.Known && r.Prep > 0 && v.Tokens >= r.Prep
 	b = jsonBool(b, "prep_crossed", crossed)
-	b = jsonStr(b, "tier", r.warning.hint())
+	b = jsonStr(b, "tier", r.Warning.Hint())
 	b = jsonStr(b, "step", f.Step)
 	b = jsonStr(b, "step_color", statusline.HintHex)
 	b = jsonInt(b, "compactions", int64(v.Compactions))
@@ -167,10 +155,10 @@ func (e *Env) modStatusJSON(r rendered, cfg *config.Config) []byte {
 	// [mod] compact_at: the point at which the mod compacts an idle session by itself.
 	at, atPrep, _ := config.ModCompactAt(cfg.Mod.CompactAt)
 	if atPrep {
-		at = r.prep
+		at = r.Prep
 	}
 	b = jsonInt(b, "compact_at", at)
-	b = jsonBool(b, "compact_due", at > 0 && r.warning.known && v.Tokens >= at)
+	b = jsonBool(b, "compact_due", at > 0 && r.Warning.Known && v.Tokens >= at)
 
 	// The checkpoint: its path, and whether it is fresh and passes verify.
 	ck := modCheckpoint{}

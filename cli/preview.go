@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/zoneline/zoneline/pipeline"
+
 	"github.com/zoneline/zoneline/config"
 	"github.com/zoneline/zoneline/internal/termcolor"
 )
@@ -91,7 +93,7 @@ func (e *Env) runPreview(o previewOptions) error {
 	pe.Getenv = func(k string) string {
 		if k == "COLUMNS" {
 			if o.Width > 0 {
-				return fmt.Sprint(o.Width + reserve(cfg))
+				return fmt.Sprint(o.Width + pipeline.Reserve(cfg))
 			}
 			return ""
 		}
@@ -99,7 +101,7 @@ func (e *Env) runPreview(o previewOptions) error {
 	}
 	for _, s := range samples {
 		r := s.render(&pe, shown, cfgErr)
-		fmt.Fprintf(e.Stdout, "%-28s %s\n", s.label, strings.ReplaceAll(r.line, "\n", "\n"+strings.Repeat(" ", 29)))
+		fmt.Fprintf(e.Stdout, "%-28s %s\n", s.label, strings.ReplaceAll(r.Line, "\n", "\n"+strings.Repeat(" ", 29)))
 	}
 	fmt.Fprintf(e.Stdout, "\nconfig: %s\n", e.Paths.Config)
 	if o.SVG != "" {

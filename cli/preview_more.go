@@ -5,6 +5,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/zoneline/zoneline/pipeline"
+
 	"github.com/zoneline/zoneline/config"
 	"github.com/zoneline/zoneline/statusline"
 )
@@ -30,17 +32,17 @@ func (s sample) extraJSON(dir string, now time.Time) []byte {
 }
 
 // renderSample renders one preview row with pe.
-func (s sample) render(pe *Env, cfg *config.Config, cfgErr error) rendered {
+func (s sample) render(pe *Env, cfg *config.Config, cfgErr error) pipeline.Rendered {
 	const dir = "/home/user/project"
 	if !s.extra {
-		return pe.render(s.json(dir), nil, cfg, cfgErr)
+		return pe.pipeline().Render(s.json(dir), nil, cfg, cfgErr)
 	}
 	c := *cfg
 	c.Statusline.Lines = withOptional(cfg.Statusline.Lines)
 	at := pe.Now() // one instant for the payload and the render: the countdowns never tick
 	fe := *pe
 	fe.Now = func() time.Time { return at }
-	return fe.render(s.extraJSON(dir, at), nil, &c, cfgErr)
+	return fe.pipeline().Render(s.extraJSON(dir, at), nil, &c, cfgErr)
 }
 
 // withOptional returns lines (nil: the default) and a line of the optional segments it lacks.
@@ -50,7 +52,7 @@ func withOptional(lines [][]string) [][]string {
 	}
 	var more []string
 	for _, n := range statusline.OptionalSegments {
-		if !layoutHas(lines, n) {
+		if !pipeline.LayoutHas(lines, n) {
 			more = append(more, n)
 		}
 	}

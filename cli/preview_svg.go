@@ -58,7 +58,7 @@ func (e *Env) writePreviewSVG(path string, pe Env, cfg *config.Config, cfgErr er
 	var rows []svgRow
 	for _, s := range samples {
 		r := s.render(&pe, cfg, cfgErr)
-		for i, l := range strings.Split(r.line, "\n") {
+		for i, l := range strings.Split(r.Line, "\n") {
 			label := s.label
 			if i > 0 {
 				label = ""

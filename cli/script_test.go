@@ -29,7 +29,7 @@ func TestScripts(t *testing.T) {
 			env.Setenv("ZONELINE_STATE_DIR", filepath.Join(work, "state"))
 			env.Setenv("CLAUDE_CONFIG_DIR", filepath.Join(work, "claude"))
 			// Run as Claude Code runs zoneline (a hand render keeps no state, see
-			// underClaudeCode); a script about hand renders unsets it.
+			// pipeline.Context.Live); a script about hand renders unsets it.
 			env.Setenv("CLAUDECODE", "1")
 			env.Setenv("NO_COLOR", "1")
 			env.Setenv("COLUMNS", "200")

@@ -116,9 +116,9 @@ func TestGitSegmentFromCache(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg, _ := config.Load(e.Paths.Config)
-	r := e.render(stdin, nil, cfg, nil)
-	if r.gitRefresh != repo || strings.Contains(r.line, "*") || strings.Contains(r.line, "clean") {
-		t.Fatalf("no cache: line %q, refresh %q (want a refresh of %s and no git figures)", r.line, r.gitRefresh, repo)
+	r := e.pipeline().Render(stdin, nil, cfg, nil)
+	if r.GitRefresh != repo || strings.Contains(r.Line, "*") || strings.Contains(r.Line, "clean") {
+		t.Fatalf("no cache: line %q, refresh %q (want a refresh of %s and no git figures)", r.Line, r.GitRefresh, repo)
 	}
 	if _, err := os.Stat(gitcache.Path(e.State.Root, repo)); err == nil {
 		t.Fatal("the render wrote the cache itself")
@@ -131,15 +131,15 @@ func TestGitSegmentFromCache(t *testing.T) {
 	if _, err := os.Stat(mark); err == nil {
 		t.Fatal("git-refresh ran a program the repository names")
 	}
-	r = e.render(stdin, nil, cfg, nil)
-	if !strings.Contains(r.line, "repo ⎇ main *2") || r.gitRefresh != "" {
-		t.Fatalf("after refresh: line %q, refresh %q (want *2: a.txt and .gitattributes)", r.line, r.gitRefresh)
+	r = e.pipeline().Render(stdin, nil, cfg, nil)
+	if !strings.Contains(r.Line, "repo ⎇ main *2") || r.GitRefresh != "" {
+		t.Fatalf("after refresh: line %q, refresh %q (want *2: a.txt and .gitattributes)", r.Line, r.GitRefresh)
 	}
 	// Another branch: the entry is not shown, and a refresh is asked for.
 	git(t, repo, "checkout", "-q", "-b", "feature")
-	r = e.render(stdin, nil, cfg, nil)
-	if strings.Contains(r.line, "*2") || r.gitRefresh != repo {
-		t.Fatalf("after checkout: line %q, refresh %q", r.line, r.gitRefresh)
+	r = e.pipeline().Render(stdin, nil, cfg, nil)
+	if strings.Contains(r.Line, "*2") || r.GitRefresh != repo {
+		t.Fatalf("after checkout: line %q, refresh %q", r.Line, r.GitRefresh)
 	}
 	// Not a worktree's top: refused, nothing written.
 	if code := e.Run([]string{"git-refresh", "-root", filepath.Join(repo, ".git")}); code == exitOK {
@@ -181,19 +181,19 @@ func TestGitSegmentFailing(t *testing.T) {
 		if !ok || ent.Err == "" || ent.Fails != fails {
 			t.Fatalf("entry after failure %d: %+v %v", fails, ent, ok)
 		}
-		r := e.render(stdin, nil, cfg, nil)
-		if !strings.Contains(r.line, "main git ?") || strings.Contains(r.line, "⚠") || r.gitRefresh != "" {
-			t.Fatalf("failure %d: line %q, refresh %q (want git ?, no ⚠, no refresh)", fails, r.line, r.gitRefresh)
+		r := e.pipeline().Render(stdin, nil, cfg, nil)
+		if !strings.Contains(r.Line, "main git ?") || strings.Contains(r.Line, "⚠") || r.GitRefresh != "" {
+			t.Fatalf("failure %d: line %q, refresh %q (want git ?, no ⚠, no refresh)", fails, r.Line, r.GitRefresh)
 		}
 		// Past RefreshAfter, and past any earlier backoff: still no refresh.
 		e.Now = func() time.Time { return now.Add(gitcache.Backoff(fails) - time.Second) }
-		if r := e.render(stdin, nil, cfg, nil); r.gitRefresh != "" || !strings.Contains(r.line, "git ?") {
-			t.Fatalf("failure %d, within the backoff: line %q, refresh %q", fails, r.line, r.gitRefresh)
+		if r := e.pipeline().Render(stdin, nil, cfg, nil); r.GitRefresh != "" || !strings.Contains(r.Line, "git ?") {
+			t.Fatalf("failure %d, within the backoff: line %q, refresh %q", fails, r.Line, r.GitRefresh)
 		}
 		now = now.Add(gitcache.Backoff(fails))
 		e.Now = func() time.Time { return now }
-		if r := e.render(stdin, nil, cfg, nil); r.gitRefresh != repo {
-			t.Fatalf("failure %d, after the backoff: no refresh (line %q)", fails, r.line)
+		if r := e.pipeline().Render(stdin, nil, cfg, nil); r.GitRefresh != repo {
+			t.Fatalf("failure %d, after the backoff: no refresh (line %q)", fails, r.Line)
 		}
 	}
 	// git works again: the figures, and the count of failures is gone.
@@ -205,8 +205,8 @@ func TestGitSegmentFailing(t *testing.T) {
 	if ent, _ := gitcache.Load(e.State.Root, repo); ent.Err != "" || ent.Fails != 0 {
 		t.Fatalf("entry after repair: %+v", ent)
 	}
-	if r := e.render(stdin, nil, cfg, nil); strings.Contains(r.line, "git ?") || !strings.Contains(r.line, "main clean") {
-		t.Fatalf("after repair: %q", r.line)
+	if r := e.pipeline().Render(stdin, nil, cfg, nil); strings.Contains(r.Line, "git ?") || !strings.Contains(r.Line, "main clean") {
+		t.Fatalf("after repair: %q", r.Line)
 	}
 }
 

@@ -105,7 +105,7 @@ func (e *Env) runTune(o tuneOptions) error {
 		Lead:    o.Lead,
 		Workers: o.Workers,
 		Compact: func(model string, window int64) zones.Compact {
-			return zones.AutoCompact(e.compactInput(cfg, window, ""))
+			return zones.AutoCompact(e.pipeline().CompactInput(cfg, window, ""))
 		},
 		Windows:  e.registryWindows(),
 		Progress: bar.update,

@@ -8,6 +8,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/zoneline/zoneline/pipeline"
+
 	"github.com/zoneline/zoneline/config"
 	"github.com/zoneline/zoneline/internal/deadline"
 	"github.com/zoneline/zoneline/state"
@@ -28,7 +30,7 @@ func parseStatuslineArgs(args []string) statuslineArgs {
 	for i := 0; i < len(args); i++ {
 		name, val, hasVal := strings.Cut(strings.TrimLeft(args[i], "-"), "=")
 		if !strings.HasPrefix(args[i], "-") || (name != "segments" && name != "wrap") {
-			a.problems = append(a.problems, "unknown argument "+strconv.Quote(truncate(args[i], 30)))
+			a.problems = append(a.problems, "unknown argument "+strconv.Quote(pipeline.Truncate(args[i], 30)))
 			continue
 		}
 		if !hasVal {
@@ -67,7 +69,7 @@ func (a *statuslineArgs) apply(cfg *config.Config) *config.Config {
 			if isSegment(s) {
 				known = append(known, s)
 			} else {
-				a.problems = append(a.problems, "unknown segment "+strconv.Quote(truncate(s, 30)))
+				a.problems = append(a.problems, "unknown segment "+strconv.Quote(pipeline.Truncate(s, 30)))
 			}
 		}
 		if len(a.segments) == 0 {
@@ -171,7 +173,7 @@ func (w *wrapped) wait() (lines []string, problem string) {
 	case errors.As(res.err, &ee) && ee == 126:
 		return nil, "not executable (exit 126)"
 	case res.err != nil:
-		return nil, shortErr(res.err)
+		return nil, pipeline.ShortErr(res.err)
 	case binary(res.out):
 		return nil, "binary output"
 	}
@@ -240,37 +242,37 @@ func wrapSeparator(glyphs string) string {
 // width (0: no limit): on a shared row the wrapped line gets what zoneline's part leaves, at
 // least half the row, and zoneline's part is rendered again narrower if it must make room.
 // Escape sequences of the wrapped output are never split (statusline.Fit).
-func composeWrap(r rendered, theirs []string, position string, width int) string {
+func composeWrap(r pipeline.Rendered, theirs []string, position string, width int) string {
 	fit := func(s string, w int) string {
 		if width <= 0 {
 			return s
 		}
-		return statusline.Fit(s, w, "…", r.opts.EastAsian)
+		return statusline.Fit(s, w, "…", r.Options.EastAsian)
 	}
 	if len(theirs) == 0 {
-		return r.line
+		return r.Line
 	}
 	var rows []string
 	if position == wrapLine {
-		rows = append(rows, r.line)
+		rows = append(rows, r.Line)
 		for _, l := range theirs {
 			rows = append(rows, fit(l, width))
 		}
 		return strings.Join(rows, "\n")
 	}
-	sep := wrapSeparator(r.opts.Glyphs)
-	ours := r.line
+	sep := wrapSeparator(r.Options.Glyphs)
+	ours := r.Line
 	first, rest, _ := strings.Cut(ours, "\n")
 	if width > 0 {
-		theirW := statusline.Width(theirs[0], r.opts.EastAsian)
+		theirW := statusline.Width(theirs[0], r.Options.EastAsian)
 		room := width - len([]rune(sep)) - min(theirW, width/2)
-		if statusline.Width(first, r.opts.EastAsian) > room {
-			o := r.opts
+		if statusline.Width(first, r.Options.EastAsian) > room {
+			o := r.Options
 			o.Width = max(room, 1)
-			first, rest, _ = strings.Cut(statusline.Render(r.view, o), "\n")
+			first, rest, _ = strings.Cut(statusline.Render(r.View, o), "\n")
 		}
 	}
-	left := width - statusline.Width(first, r.opts.EastAsian) - len([]rune(sep))
+	left := width - statusline.Width(first, r.Options.EastAsian) - len([]rune(sep))
 	them := fit(theirs[0], left)
 	if position == wrapAfter {
 		rows = append(rows, them+sep+first)
@@ -294,16 +296,16 @@ const staleMark = "(stale) "
 // zoneline's part, or, when it failed, a ⚠ segment and its last good output (per session,
 // written atomically) marked stale. It returns the rows to print and the output to cache (nil:
 // leave the cache alone).
-func (e *Env) wrapLineFor(r rendered, w *wrapped, cfg *config.Config) (line string, cache []byte) {
+func (e *Env) wrapLineFor(r pipeline.Rendered, w *wrapped, cfg *config.Config) (line string, cache []byte) {
 	theirs, problem := w.wait()
 	cachePath := ""
-	if r.session != nil {
-		cachePath, _ = e.State.SessionFile(r.session.ID, wrapCacheName)
+	if id := r.SessionID(); id != "" {
+		cachePath, _ = e.State.SessionFile(id, wrapCacheName)
 	}
 	if problem != "" {
-		e.State.Log("statusline", "wrapped status line %q: %s", truncate(cfg.Statusline.Wrap, 80), problem)
-		r.view.Problems = append(r.view.Problems, "wrapped: "+problem)
-		r.line = statusline.Render(r.view, r.opts)
+		e.State.Log("statusline", "wrapped status line %q: %s", pipeline.Truncate(cfg.Statusline.Wrap, 80), problem)
+		r.View.Problems = append(r.View.Problems, "wrapped: "+problem)
+		r.Line = statusline.Render(r.View, r.Options)
 	}
 	if theirs == nil && cachePath != "" {
 		if b, err := state.ReadFile(cachePath, 2*wrapLimit); err == nil {
@@ -317,15 +319,15 @@ func (e *Env) wrapLineFor(r rendered, w *wrapped, cfg *config.Config) (line stri
 			cache = nil
 		}
 	}
-	return composeWrap(r, theirs, cfg.Statusline.WrapPosition, r.opts.Width), cache
+	return composeWrap(r, theirs, cfg.Statusline.WrapPosition, r.Options.Width), cache
 }
 
 // saveWrapCache keeps the wrapped command's last good output for a failed run to show.
-func (e *Env) saveWrapCache(r rendered, cache []byte) {
-	if cache == nil || r.session == nil {
+func (e *Env) saveWrapCache(r pipeline.Rendered, cache []byte) {
+	if cache == nil || r.SessionID() == "" {
 		return
 	}
-	path, err := e.State.SessionFile(r.session.ID, wrapCacheName)
+	path, err := e.State.SessionFile(r.SessionID(), wrapCacheName)
 	if err == nil {
 		err = state.Replace(path, cache)
 	}
@@ -333,3 +335,4 @@ func (e *Env) saveWrapCache(r rendered, cache []byte) {
 		e.State.Log("statusline", "saving the wrapped status line's output: %v", err)
 	}
 }
+

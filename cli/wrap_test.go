@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -175,7 +176,8 @@ func TestWrap(t *testing.T) {
 			if len(rows) != tt.rows {
 				t.Errorf("%d rows, want %d: %q", len(rows), tt.rows, line)
 			}
-			limit := columns(tt.columns, 2)
+			limit, _ := strconv.Atoi(tt.columns)
+			limit -= 2
 			for _, r := range rows {
 				if w := statusline.Width(r, false); w > limit {
 					t.Errorf("row %d cells wide, limit %d: %q", w, limit, r)

@@ -1,4 +1,4 @@
-package cli
+package pipeline
 
 import (
 	"github.com/zoneline/zoneline/hook"
@@ -10,11 +10,11 @@ import (
 // resumeVerdict returns the resume check's verdict for the status line (the hook's
 // resume.json, which the next prompt removes): statusline.ResumeOnPlan, ResumeOffPlan or "".
 // Only a session that was compacted reads it: one small read, else nothing.
-func (e *Env) resumeVerdict(s *state.Session) string {
+func (c *Context) resumeVerdict(s *state.Session) string {
 	if s.Compactions == 0 {
 		return ""
 	}
-	path, err := e.State.SessionFile(s.ID, hook.ResumeFile)
+	path, err := c.State.SessionFile(s.ID, hook.ResumeFile)
 	if err != nil {
 		return ""
 	}

@@ -1,4 +1,4 @@
-package cli
+package pipeline
 
 import (
 	"errors"
@@ -9,7 +9,6 @@ import (
 
 	"github.com/zoneline/zoneline/config"
 	"github.com/zoneline/zoneline/internal/rawfs"
-	"github.com/zoneline/zoneline/notify"
 	"github.com/zoneline/zoneline/payload"
 	"github.com/zoneline/zoneline/state"
 	"github.com/zoneline/zoneline/statusline"
@@ -17,57 +16,17 @@ import (
 	"github.com/zoneline/zoneline/zones"
 )
 
-// The warning loop has two routes that run the same code: a statusline render (statusline.go)
-// and the Stop hook (stopWarning, below), which Claude Code runs after every turn whatever draws
-// the status line, or when none is drawn. Both compute the session's model with sessionModel,
-// update the registry the same way (notePrevious, countCompactions, afterRender) and call
-// checkWarning (notify.go); the markers are the same O_EXCL files, so with both routes in place
-// every tier still fires exactly once.
-
-// model is what the zones and the warning tiers of a session depend on.
-type model struct {
-	window     int64
-	thresholds zones.Thresholds
-	compact    zones.Compact
-	prep       int64 // the prep threshold in tokens
-}
-
-// sessionModel resolves the window (size: Claude Code's context_window_size, 0 unknown), the
-// thresholds, the auto-compact point and the prep threshold of a model.
-func (e *Env) sessionModel(cfg *config.Config, modelID string, size int64, projectDir string) model {
-	m := model{window: zones.Window(size, modelID, cfg.Window)}
-	var rule zones.Rule
-	m.thresholds, rule = zones.Resolve(cfg.Rules(), modelID, m.window)
-	m.compact = zones.AutoCompact(e.compactInput(cfg, m.window, projectDir))
-	m.prep, _ = zones.Prep(cfg.Prep(rule), m.thresholds, m.window, m.compact)
-	return m
-}
-
-// notePrevious records what the registry held before this run, so that the warning loop sees
-// a compaction or a model switch without reading its marker files. A count that grows while
-// catching up with a transcript seen for the first time is not a compaction: the loop compares
-// only once the count had caught up.
-func (r *rendered) notePrevious(s *state.Session, loadErr error, transcriptPath string) {
-	r.prevCompactions, r.prevWindow = s.Compactions, s.Window
-	r.prevKnown = loadErr == nil && s.TranscriptCounted && s.Transcript == transcriptPath
-}
-
-// hintTier is the View.Tier a session's warning shows: the nudge tier reached, or TierReady
-// (the step the nudge names too, notify.NextStep: "⚑ /compact" only with a checkpoint fresh for
-// the next compaction), "" for none. The checkpoint is looked at only while a tier is crossed.
-func (e *Env) hintTier(cfg *config.Config, sessionID string, w warning) string {
-	t := w.hint()
-	if t != "" && state.ValidSessionID(sessionID) &&
-		notify.NextStep(e.State, sessionID, e.Now(), time.Duration(cfg.Checkpoint.StaleMinutes)*time.Minute) == notify.StepCompact {
-		t = statusline.TierReady
-	}
-	return t
-}
+// The warning loop has two routes that run the same code: a statusline render (Render, After)
+// and the Stop hook (StopWarning, below), which Claude Code runs after every turn whatever
+// draws the status line, or when none is drawn. Both resolve the session's model with Resolve,
+// update the registry the same way (notePrevious, countCompactions, After) and run
+// checkWarning; the markers are the same O_EXCL files, so with both routes in place every tier
+// still fires exactly once.
 
 // errNoTranscript is the Stop hook's log line for a payload without transcript_path.
 var errNoTranscript = errors.New("no transcript_path in the payload: no warning check this turn")
 
-// stopWarning is the Stop hook's warning loop: the token count from the transcript's tail
+// StopWarning is the Stop hook's warning loop: the token count from the transcript's tail
 // (bounded, as the statusline's fallback), the model from the transcript and the registry,
 // then the statusline's registry update and checkWarning. It prints nothing; problems are
 // returned for the hook's log line.
@@ -77,12 +36,12 @@ var errNoTranscript = errors.New("no transcript_path in the payload: no warning 
 // no size: a [1m] id, the config's window, 200k). The Stop hook never overwrites a window or a
 // model name the status line recorded, and never re-arms on a window change: only the status
 // line knows the window for sure.
-func (e *Env) stopWarning(cfg *config.Config, h *payload.Hook) error {
+func (c *Context) StopWarning(cfg *config.Config, h *payload.Hook) error {
 	if !state.ValidSessionID(h.SessionID) {
 		if h.SessionID == "" {
 			return errors.New("no session_id in the payload")
 		}
-		return errors.New("session id " + truncate(h.SessionID, 80) + " is not a UUID: no state kept")
+		return errors.New("session id " + Truncate(h.SessionID, 80) + " is not a UUID: no state kept")
 	}
 	if h.TranscriptPath == "" {
 		return errNoTranscript
@@ -90,15 +49,15 @@ func (e *Env) stopWarning(cfg *config.Config, h *payload.Hook) error {
 	// Claude Code writes the transcript behind its hooks: the turn's reply may reach the file
 	// after Stop started. The payload's last_assistant_message says which reply to wait for.
 	needle := replyNeedle(h.LastAssistantMessage)
-	c, has, err := transcript.TailWith(h.TranscriptPath, tailBytes, needle)
+	t, has, err := transcript.TailWith(h.TranscriptPath, tailBytes, needle)
 	if err == nil && needle != nil && !has {
 		size, quietSince := fileSize(h.TranscriptPath), time.Now()
-		for waited := time.Duration(0); waited < replyWait && time.Since(quietSince) < replyQuiet; waited += replyPoll {
+		for waited := time.Duration(0); waited < ReplyWait && time.Since(quietSince) < ReplyQuiet; waited += replyPoll {
 			time.Sleep(replyPoll)
 			if n := fileSize(h.TranscriptPath); n != size {
 				size, quietSince = n, time.Now()
 			}
-			if c, has, err = transcript.TailWith(h.TranscriptPath, tailBytes, needle); err != nil || has {
+			if t, has, err = transcript.TailWith(h.TranscriptPath, tailBytes, needle); err != nil || has {
 				break
 			}
 		}
@@ -111,19 +70,19 @@ func (e *Env) stopWarning(cfg *config.Config, h *payload.Hook) error {
 	}
 	var problem error
 	if needle != nil && !has {
-		problem = errors.New("the turn's reply was not in the transcript (it stopped growing, or " + replyWait.String() + " passed); the last reply there was used")
+		problem = errors.New("the turn's reply was not in the transcript (it stopped growing, or " + ReplyWait.String() + " passed); the last reply there was used")
 	}
-	if c.Torn {
+	if t.Torn {
 		problem = errors.New("transcript " + h.TranscriptPath + " ends in a half-written line; the last whole record was used")
 	}
-	s, loadErr := e.State.LoadSession(h.SessionID)
+	s, loadErr := c.State.LoadSession(h.SessionID)
 	before := *s
-	r := rendered{route: "hook"}
+	r := Rendered{route: "hook"}
 	r.notePrevious(s, loadErr, h.TranscriptPath)
 	r.prevWindow = 0 // see above: the Stop hook does not re-arm on a window it may have guessed
-	e.countCompactions(s, h.TranscriptPath)
+	c.countCompactions(s, h.TranscriptPath)
 
-	modelID := c.Model
+	modelID := t.Model
 	seen := s.ModelID != "" && (modelID == "" || sameModel(s.ModelID, modelID))
 	if seen {
 		modelID = s.ModelID
@@ -136,22 +95,22 @@ func (e *Env) stopWarning(cfg *config.Config, h *payload.Hook) error {
 	if project == "" {
 		project = h.Cwd
 	}
-	m := e.sessionModel(cfg, modelID, size, project)
-	v := statusline.View{Window: m.window, Thresholds: m.thresholds, Compact: m.compact}
-	known := c.Found
+	rs := c.Resolve(cfg, modelID, size, project)
+	v := statusline.View{Window: rs.Window, Thresholds: rs.Thresholds, Compact: rs.Compact}
+	known := t.Found
 	if known {
-		v.Tokens = c.Tokens
-		v.Zone = zones.Classify(c.Tokens, m.thresholds)
+		v.Tokens = t.Tokens
+		v.Zone = zones.Classify(t.Tokens, rs.Thresholds)
 	}
-	r.warning = warningFor(cfg, v, m.prep, known)
-	v.Tier = e.hintTier(cfg, h.SessionID, r.warning) // the step the notification names
-	r.view = v
+	r.Warning = Warning{Levels: rs.Levels, Policy: rs.Policy, Known: known, Tokens: v.Tokens}
+	v.Tier = c.hintTier(rs, h.SessionID, r.Warning) // the step the notification names
+	r.View = v
 
 	if known {
 		s.Tokens, s.Zone = v.Tokens, v.Zone.String()
 	}
 	if !seen || s.Window == 0 {
-		s.Window, s.ModelID = m.window, modelID
+		s.Window, s.ModelID = rs.Window, modelID
 		if s.Model == "" || !seen {
 			s.Model = displayName(modelID)
 		}
@@ -162,9 +121,9 @@ func (e *Env) stopWarning(cfg *config.Config, h *payload.Hook) error {
 	if s.Project == "" {
 		s.Project = h.Cwd
 	}
-	s.AutoCompact = m.compact.Point
+	s.AutoCompact = rs.Compact.Point
 	r.session, r.saved, r.loaded, r.changed = s, before, loadErr == nil, !s.Same(before)
-	e.afterRender(r, -1)
+	c.After(r, -1)
 	if !known && problem == nil {
 		problem = errors.New("no reply with a token count in the transcript's tail yet")
 	}
@@ -173,11 +132,11 @@ func (e *Env) stopWarning(cfg *config.Config, h *payload.Hook) error {
 
 // How long the Stop hook waits for the turn's reply to reach the transcript, and how often it
 // looks. Measured with Claude Code 2.1.332 (e2e, TestPeerStatuslineWarnings): the reply landed
-// 90–130 ms after the Stop hook started; a transcript quiet for replyQuiet is not being written.
+// 90–130 ms after the Stop hook started; a transcript quiet for ReplyQuiet is not being written.
 const (
-	replyWait  = 1500 * time.Millisecond
+	ReplyWait  = 1500 * time.Millisecond
 	replyPoll  = 25 * time.Millisecond
-	replyQuiet = 600 * time.Millisecond // a transcript that did not grow for this long gets no reply: stop waiting
+	ReplyQuiet = 600 * time.Millisecond // a transcript that did not grow for this long gets no reply: stop waiting
 )
 
 // fileSize returns path's size, -1 when it cannot be read.

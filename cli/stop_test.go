@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zoneline/zoneline/pipeline"
+
 	"github.com/zoneline/zoneline/notify"
 )
 
@@ -221,8 +223,8 @@ func TestStopWaitsForReply(t *testing.T) {
 	os.WriteFile(tr, []byte(reply("Mock reply #1. OK.", 90_000)), 0o600)
 	start = time.Now()
 	_, log = runStop(t, dir, payload(tr, "Mock reply #9. never written"), nil)
-	if d := time.Since(start); d < replyQuiet || d > replyQuiet+time.Second {
-		t.Errorf("waited %v for a reply that never came to a quiet transcript, want about %v", d, replyQuiet)
+	if d := time.Since(start); d < pipeline.ReplyQuiet || d > pipeline.ReplyQuiet+time.Second {
+		t.Errorf("waited %v for a reply that never came to a quiet transcript, want about %v", d, pipeline.ReplyQuiet)
 	}
 	if !strings.Contains(log, "Stop: the turn's reply was not in the transcript") {
 		t.Errorf("no log line: %s", log)
@@ -230,7 +232,7 @@ func TestStopWaitsForReply(t *testing.T) {
 	if got := strings.Join(markerNames(t, dir), " "); got != "marker-0-warn.json" {
 		t.Errorf("markers %q, want the 90k warn from the last reply there", got)
 	}
-	// A transcript still being written is waited for up to replyWait.
+	// A transcript still being written is waited for up to pipeline.ReplyWait.
 	stop := make(chan struct{})
 	go func() {
 		for {
@@ -247,38 +249,13 @@ func TestStopWaitsForReply(t *testing.T) {
 	start = time.Now()
 	runStop(t, dir, payload(tr, "Mock reply #9. never written"), nil)
 	close(stop)
-	if d := time.Since(start); d < replyWait || d > replyWait+2*time.Second {
-		t.Errorf("waited %v on a growing transcript, want about %v", d, replyWait)
+	if d := time.Since(start); d < pipeline.ReplyWait || d > pipeline.ReplyWait+2*time.Second {
+		t.Errorf("waited %v on a growing transcript, want about %v", d, pipeline.ReplyWait)
 	}
 	// A reply text that starts with what JSON escapes cannot be matched: no wait.
 	start = time.Now()
 	runStop(t, dir, payload(tr, `"quoted" start`), nil)
-	if d := time.Since(start); d > replyWait/2 {
+	if d := time.Since(start); d > pipeline.ReplyWait/2 {
 		t.Errorf("waited %v on an unmatchable reply", d)
-	}
-}
-
-func TestReplyNeedle(t *testing.T) {
-	for _, tt := range []struct{ in, want string }{
-		{"Mock reply #1. OK.", "Mock reply #1. OK."},
-		{"short", ""},
-		{`He said "hi" there`, "He said "},
-		{"line one\nline two", "line one"},
-		{strings.Repeat("é", 40), strings.Repeat("é", 32)},
-	} {
-		if got := string(replyNeedle(tt.in)); got != tt.want {
-			t.Errorf("replyNeedle(%q) = %q, want %q", tt.in, got, tt.want)
-		}
-	}
-}
-
-func TestDisplayName(t *testing.T) {
-	for in, want := range map[string]string{
-		"claude-sonnet-4-5-20250929": "Sonnet 4.5", "claude-opus-5-5": "Opus 5.5", "claude-haiku-4-5": "Haiku 4.5",
-		"claude-opus-4-1-20250805[1m]": "Opus 4.1", "gpt-x": "gpt-x", "claude-3-5-sonnet-20241022": "claude-3-5-sonnet-20241022", "": "",
-	} {
-		if got := displayName(in); got != want {
-			t.Errorf("displayName(%q) = %q, want %q", in, got, want)
-		}
 	}
 }
