@@ -335,4 +335,3 @@ func (e *Env) saveWrapCache(r pipeline.Rendered, cache []byte) {
 		e.State.Log("statusline", "saving the wrapped status line's output: %v", err)
 	}
 }
-

@@ -36,7 +36,7 @@ type Context struct {
 	// Guard is the process's deadline, started by the caller before it read stdin (StartGuard);
 	// nil: Run starts one for Deadline.
 	Guard *Guard
-	// Warn runs the warning loop for a Stop hook (the statusline's, shared: cli/warnloop.go);
+	// Warn runs the warning loop for a Stop hook (the statusline's, shared: pipeline.StopWarning);
 	// nil: Stop does nothing. It prints nothing; its error becomes a log line.
 	Warn func(h *payload.Hook) error
 	// GiveUp ends the process when a handler outlives Deadline (nil: log and exit 0, printing

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"go/ast"
 	"go/parser"
 	"go/token"
 	"path/filepath"
@@ -10,14 +11,13 @@ import (
 )
 
 // TestImports holds the pipeline to its room (ARCHITECTURE.md, "Rooms"): it is handed its
-// Context and never reads flags, the process's environment or files of its own choosing
-// through os, never starts a program (the git refresher and the notifier are started by cli
-// and notify), and knows nothing of the command line.
+// Context and never reads flags or the process's environment (os.Getenv and the like), never
+// starts a program (the git refresher and the notifier are started by cli and notify), and
+// knows nothing of the command line.
 func TestImports(t *testing.T) {
 	files, _ := filepath.Glob("*.go")
 	banned := map[string]string{
 		"flag":                             "flags are cli's",
-		"os":                               "the environment comes in the Context; files go through state and rawfs",
 		"os/exec":                          "no program is started from a render",
 		"github.com/zoneline/zoneline/cli": "cli imports the pipeline, not the other way",
 		"regexp":                           "the hot path links no regexp",
@@ -29,11 +29,22 @@ func TestImports(t *testing.T) {
 		if strings.HasSuffix(f, "_test.go") {
 			continue
 		}
-		af, err := parser.ParseFile(token.NewFileSet(), f, nil, parser.ImportsOnly)
+		af, err := parser.ParseFile(token.NewFileSet(), f, nil, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
 		n++
+		ast.Inspect(af, func(x ast.Node) bool {
+			if sel, ok := x.(*ast.SelectorExpr); ok {
+				if id, ok := sel.X.(*ast.Ident); ok && id.Name == "os" {
+					switch sel.Sel.Name {
+					case "Getenv", "LookupEnv", "Environ", "Args":
+						t.Errorf("%s reads os.%s: the environment comes in the Context", f, sel.Sel.Name)
+					}
+				}
+			}
+			return true
+		})
 		for _, im := range af.Imports {
 			path, _ := strconv.Unquote(im.Path.Value)
 			if why, bad := banned[path]; bad {
