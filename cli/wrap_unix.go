@@ -16,7 +16,9 @@ import (
 // zoneline's environment, in its own process group (detached), stdin fed with the payload's
 // bytes. It forks through the syscall package (os/exec first forks a throwaway child to probe
 // pidfd support, and its pipes start the runtime's network poller). The result comes on the
-// returned channel; a deadline, output past limit, or a failure ends the process group.
+// returned channel; a deadline, output past limit, or a failure ends the process group. It
+// is one function, longer than most, because the fork, the pipes and the reaping must close
+// and kill in one order that splitting would hide.
 func startWrapped(command string, stdin []byte, limit int, deadline time.Duration) <-chan wrapResult {
 	done := make(chan wrapResult, 1)
 	fail := func(err error) <-chan wrapResult {

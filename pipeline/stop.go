@@ -46,22 +46,8 @@ func (c *Context) StopWarning(cfg *config.Config, h *payload.Hook) error {
 	if h.TranscriptPath == "" {
 		return errNoTranscript
 	}
-	// Claude Code writes the transcript behind its hooks: the turn's reply may reach the file
-	// after Stop started. The payload's last_assistant_message says which reply to wait for.
 	needle := replyNeedle(h.LastAssistantMessage)
-	t, has, err := transcript.TailWith(h.TranscriptPath, tailBytes, needle)
-	if err == nil && needle != nil && !has {
-		size, quietSince := fileSize(h.TranscriptPath), time.Now()
-		for waited := time.Duration(0); waited < ReplyWait && time.Since(quietSince) < ReplyQuiet; waited += replyPoll {
-			time.Sleep(replyPoll)
-			if n := fileSize(h.TranscriptPath); n != size {
-				size, quietSince = n, time.Now()
-			}
-			if t, has, err = transcript.TailWith(h.TranscriptPath, tailBytes, needle); err != nil || has {
-				break
-			}
-		}
-	}
+	t, has, err := tailWithReply(h.TranscriptPath, needle)
 	if err != nil {
 		if rawfs.IsNotExist(err) {
 			return errors.New("transcript " + h.TranscriptPath + " does not exist (yet)")
@@ -128,6 +114,28 @@ func (c *Context) StopWarning(cfg *config.Config, h *payload.Hook) error {
 		problem = errors.New("no reply with a token count in the transcript's tail yet")
 	}
 	return problem
+}
+
+// tailWithReply reads the transcript's tail; has reports whether it holds the reply needle
+// names. Claude Code writes the transcript behind its hooks: the turn's reply may reach the
+// file after Stop started, so a tail without it is read again while the file grows, up to
+// ReplyWait, and given up once it stays quiet for ReplyQuiet.
+func tailWithReply(path string, needle []byte) (t transcript.Context, has bool, err error) {
+	t, has, err = transcript.TailWith(path, tailBytes, needle)
+	if err != nil || needle == nil || has {
+		return t, has, err
+	}
+	size, quietSince := fileSize(path), time.Now()
+	for waited := time.Duration(0); waited < ReplyWait && time.Since(quietSince) < ReplyQuiet; waited += replyPoll {
+		time.Sleep(replyPoll)
+		if n := fileSize(path); n != size {
+			size, quietSince = n, time.Now()
+		}
+		if t, has, err = transcript.TailWith(path, tailBytes, needle); err != nil || has {
+			break
+		}
+	}
+	return t, has, err
 }
 
 // How long the Stop hook waits for the turn's reply to reach the transcript, and how often it
