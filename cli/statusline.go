@@ -52,7 +52,7 @@ func runStatusline(e *Env, args []string) {
 	a := parseStatuslineArgs(args) // -segments, -wrap (wrap.go)
 	data, readErr := e.readPayload(start, statuslineStdinWait)
 	cfg, cfgErr := e.loadConfigCached()
-	cfg = a.apply(cfg)
+	cfg = a.apply(cfg, e.Getenv(wrappedEnv) == "1")
 	w := e.startWrap(cfg, data, start) // runs while zoneline renders
 	w.extend(guard, start)
 	c := e.pipeline()

@@ -56,13 +56,27 @@ func parseStatuslineArgs(args []string) statuslineArgs {
 	return a
 }
 
+// wrappedEnv marks the environment of a wrapped command (set to "1" for it): a zoneline run
+// inside a wrap never wraps again (see apply), so a wrap whose command runs zoneline (e.g.
+// ccstatusline's Custom Command running `zoneline statusline -segments …`) cannot nest.
+const wrappedEnv = "ZONELINE_WRAPPED"
+
+// wrapInWrap is the problem shown by a zoneline inside a wrap that was asked to wrap.
+const wrapInWrap = "wrap inside a wrap"
+
 // apply returns cfg with the command line's choices: the -segments layout (unknown names
-// become problems), the -wrap command over [statusline] wrap.
-func (a *statuslineArgs) apply(cfg *config.Config) *config.Config {
-	if a.segments == nil && a.wrap == "" {
+// become problems), the -wrap command over [statusline] wrap. -segments never takes the
+// config's wrap (it is a segment for another status line, which may itself be the wrap); only
+// an explicit -wrap wraps it. Inside a wrap (inWrap: ZONELINE_WRAPPED=1) nothing wraps, and a
+// wrap asked for shows as a problem.
+func (a *statuslineArgs) apply(cfg *config.Config, inWrap bool) *config.Config {
+	if a.segments == nil && a.wrap == "" && (!inWrap || cfg.Statusline.Wrap == "") {
 		return cfg
 	}
 	c := *cfg
+	if a.segments != nil {
+		c.Statusline.Wrap = ""
+	}
 	if a.segments != nil {
 		var known []string
 		for _, s := range a.segments {
@@ -83,7 +97,23 @@ func (a *statuslineArgs) apply(cfg *config.Config) *config.Config {
 	if a.wrap != "" {
 		c.Statusline.Wrap = a.wrap
 	}
+	if inWrap && c.Statusline.Wrap != "" {
+		c.Statusline.Wrap = ""
+		a.problems = append(a.problems, wrapInWrap)
+	}
 	return &c
+}
+
+// wrappedEnviron is env for a wrapped command: with ZONELINE_WRAPPED=1 (any earlier value
+// dropped).
+func wrappedEnviron(env []string) []string {
+	out := make([]string, 0, len(env)+1)
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, wrappedEnv+"=") {
+			out = append(out, kv)
+		}
+	}
+	return append(out, wrappedEnv+"=1")
 }
 
 func isSegment(name string) bool {

@@ -26,7 +26,7 @@ func startWrapped(command string, stdin []byte, limit int, deadline time.Duratio
 		} else {
 			cmd = exec.CommandContext(ctx, "cmd", "/C", command)
 		}
-		cmd.Env = os.Environ()
+		cmd.Env = wrappedEnviron(os.Environ())
 		cmd.Stdin = bytes.NewReader(stdin)
 		lw := &limitWriter{limit: limit}
 		cmd.Stdout = lw

@@ -4,10 +4,12 @@ package cli
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -229,5 +231,63 @@ func TestPassthrough(t *testing.T) {
 		if got := statusline.Passthrough(tt.in); got != tt.want {
 			t.Errorf("Passthrough(%q) = %q, want %q", tt.in, got, tt.want)
 		}
+	}
+}
+
+// alive reports whether pid is a live process (a zombie counts as gone).
+func alive(pid int) bool {
+	if b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat"); err == nil {
+		_, rest, _ := strings.Cut(string(b), ") ")
+		return !strings.HasPrefix(rest, "Z")
+	}
+	return syscall.Kill(pid, 0) == nil
+}
+
+// TestWrapTimeoutKillsGroup: a wrapped command past its deadline is ended with everything it
+// started in its group (a background child holding its output included), and its child's
+// environment says it runs inside a wrap.
+func TestWrapTimeoutKillsGroup(t *testing.T) {
+	start := time.Now()
+	res := <-startWrapped(`echo "$ZONELINE_WRAPPED"; sleep 30 & echo $!; sleep 30`, nil, wrapLimit, 300*time.Millisecond)
+	if d := time.Since(start); d > 5*time.Second {
+		t.Fatalf("took %v", d)
+	}
+	if res.err != errKilled {
+		t.Errorf("err %v, want killed", res.err)
+	}
+	f := strings.Fields(string(res.out))
+	if len(f) != 2 || f[0] != "1" {
+		t.Fatalf("output %q: want ZONELINE_WRAPPED=1 and the background pid", res.out)
+	}
+	pid, _ := strconv.Atoi(f[1])
+	for end := time.Now().Add(3 * time.Second); alive(pid) && time.Now().Before(end); {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if alive(pid) {
+		syscall.Kill(pid, syscall.SIGKILL)
+		t.Errorf("background child %d survived the deadline", pid)
+	}
+}
+
+// TestGroupKillAfterReap: once the wrapped command is reaped, its deadline's kill signals
+// nothing (its group id may belong to another process by then); before, it ends the group.
+func TestGroupKillAfterReap(t *testing.T) {
+	cmd := exec.Command("sleep", "30")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	g := &group{pid: cmd.Process.Pid} // stands for a reused group id
+	g.reaped()
+	g.kill()
+	time.Sleep(50 * time.Millisecond)
+	if !alive(g.pid) {
+		t.Fatal("a kill after the reap hit the group")
+	}
+	g = &group{pid: cmd.Process.Pid}
+	g.kill()
+	if err := cmd.Wait(); err == nil {
+		t.Error("a kill before the reap did not end the group")
 	}
 }

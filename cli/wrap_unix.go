@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -58,7 +59,7 @@ func startWrapped(command string, stdin []byte, limit int, deadline time.Duratio
 		}
 	}
 	pid, err := syscall.ForkExec(path, argv, &syscall.ProcAttr{
-		Env:   syscall.Environ(),
+		Env:   wrappedEnviron(syscall.Environ()),
 		Files: []uintptr{uintptr(in[0]), uintptr(out[1]), uintptr(null)},
 		Sys:   &syscall.SysProcAttr{Setpgid: true},
 	})
@@ -70,7 +71,8 @@ func startWrapped(command string, stdin []byte, limit int, deadline time.Duratio
 		syscall.Close(out[0])
 		return fail(err)
 	}
-	kill := func() { syscall.Kill(-pid, syscall.SIGKILL) }
+	g := &group{pid: pid}
+	kill := g.kill
 	go func() {
 		// A command that does not read its stdin gets EPIPE here, not a signal (not fd 1 or 2).
 		for b := stdin; len(b) > 0; {
@@ -115,6 +117,7 @@ func startWrapped(command string, stdin []byte, limit int, deadline time.Duratio
 				break
 			}
 		}
+		g.reaped()
 		switch {
 		case res.cut:
 		case ws.Signaled() && ws.Signal() == syscall.SIGKILL:
@@ -126,11 +129,32 @@ func startWrapped(command string, stdin []byte, limit int, deadline time.Duratio
 		}
 		done <- res
 	}()
-	go func() {
-		time.Sleep(deadline)
-		kill() // after the result, the group is gone: a stray kill finds no process
-	}()
+	time.AfterFunc(deadline, kill) // (a no-op once the command is reaped)
 	return done
+}
+
+// group is a wrapped command's process group. kill ends the whole group (the command and
+// whatever it started that stayed in its group), only while the group is known alive: once the
+// command is reaped (reaped) its pid, and so the group id, may be reused by an unrelated
+// process.
+type group struct {
+	mu   sync.Mutex
+	pid  int
+	gone bool
+}
+
+func (g *group) kill() {
+	g.mu.Lock()
+	if !g.gone {
+		syscall.Kill(-g.pid, syscall.SIGKILL)
+	}
+	g.mu.Unlock()
+}
+
+func (g *group) reaped() {
+	g.mu.Lock()
+	g.gone = true
+	g.mu.Unlock()
 }
 
 // simpleCommand splits command into words when the shell would run it as a plain program with
