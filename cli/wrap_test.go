@@ -291,3 +291,24 @@ func TestGroupKillAfterReap(t *testing.T) {
 		t.Error("a kill before the reap did not end the group")
 	}
 }
+
+// TestWrapLeaksNothing: a wrapped line's open link or unreset colours end before zoneline's
+// part (wrap_position "after": zoneline's part follows theirs on the row).
+func TestWrapLeaksNothing(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "config.toml"), []byte("[statusline]\nwrap_position = \"after\"\n"), 0o600)
+	for _, tt := range []struct{ cmd, end string }{
+		{`printf '\033]8;;https://example.com\033\\open link never closed\n'`, "\x1b]8;;\x1b\\"},
+		{`printf '\033[41;1mred\n'`, "\x1b[0m"},
+		{`printf '\033]8;;https://example.com\033\\a very long hyperlinked text that will surely be cut by the fitting because it is long long long long long\033]8;;\033\\ tail\n'`, "\x1b]8;;\x1b\\\x1b[0m"},
+	} {
+		line := statuslineRun(t, dir, map[string]string{"COLUMNS": "80"}, "-wrap", tt.cmd)
+		theirs, _, ok := strings.Cut(line, " │ ")
+		if !ok {
+			t.Fatalf("no separator: %q", line)
+		}
+		if !strings.HasSuffix(theirs, tt.end) {
+			t.Errorf("%s: their part %q does not end with %q", tt.cmd, theirs, tt.end)
+		}
+	}
+}

@@ -144,7 +144,7 @@ func truncateText(s string, w int, eastAsian bool) string {
 // Fit returns s cut to at most width display cells (as Width measures them, East-Asian
 // ambiguous runes wide when eastAsian), ending in ellipsis when something was cut. Escape
 // sequences are copied whole, never cut; when s held any and something was cut, the result
-// ends with an SGR reset. Text is cut between grapheme clusters. When ellipsis itself does not
+// ends with an SGR reset, after closing an OSC 8 hyperlink the cut left open. Text is cut between grapheme clusters. When ellipsis itself does not
 // fit, the text is cut without it. width <= 0 gives "".
 func Fit(s string, width int, ellipsis string, eastAsian bool) string {
 	if width <= 0 {
@@ -160,7 +160,7 @@ func Fit(s string, width int, ellipsis string, eastAsian bool) string {
 	budget := width - ellW
 	var b strings.Builder
 	b.Grow(len(s) + len(ellipsis) + len(sgrReset))
-	used, escaped := 0, false
+	used, escaped, link := 0, false, false
 	for s != "" {
 		i := strings.IndexByte(s, 0x1b)
 		text := s
@@ -178,11 +178,22 @@ func Fit(s string, width int, ellipsis string, eastAsian bool) string {
 			break
 		}
 		n := escLen(s[i:])
+		if n > 1 && s[i+1] == ']' {
+			switch _, kind := escape(s[i : i+n]); kind {
+			case escLinkOpen:
+				link = true
+			case escLinkClose:
+				link = false
+			}
+		}
 		b.WriteString(s[i : i+n])
 		escaped = true
 		s = s[i+n:]
 	}
 	b.WriteString(ellipsis)
+	if link {
+		b.WriteString(linkClose) // a cut inside a hyperlink: close it
+	}
 	if escaped {
 		b.WriteString(sgrReset)
 	}

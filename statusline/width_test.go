@@ -140,6 +140,9 @@ func TestFit(t *testing.T) {
 		{"日本語", 3, "…", false, "日…"},
 		{"日本語", 2, "…", false, "…"},
 		{"ab cd", 4, "…", false, "ab…"}, // the space before the ellipsis goes
+		// A cut inside an OSC 8 hyperlink closes it before the reset; after its end, nothing to close.
+		{"\x1b]8;;https://x\x1b\\long link text\x1b]8;;\x1b\\ tail", 6, "…", false, "\x1b]8;;https://x\x1b\\long…\x1b]8;;\x1b\\\x1b[0m"},
+		{"\x1b]8;;https://x\x07ab\x1b]8;;\x07 tail end", 6, "…", false, "\x1b]8;;https://x\x07ab\x1b]8;;\x07 ta…\x1b[0m"},
 	}
 	for _, tt := range tests {
 		got := Fit(tt.s, tt.w, tt.ellipsis, tt.ea)
