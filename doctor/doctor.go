@@ -150,6 +150,7 @@ func Settings(path, self string) []Result {
 			out = append(out, Result{Name: name, Status: Fail, Detail: "not registered in " + path, Fix: "run: zoneline install (or zoneline doctor -project for a -project install)"})
 		}
 	}
+	warnings := Warnings(out) // before the downgrade below: a missing Stop hook is no route
 	if ours := slRes.Status != Fail && !strings.HasPrefix(slRes.Detail, "another status line"); ours {
 		for i := range out {
 			if out[i].Name == "hook Stop" && out[i].Status == Fail {
@@ -160,7 +161,7 @@ func Settings(path, self string) []Result {
 			}
 		}
 	}
-	return append(out, Warnings(out))
+	return append(out, warnings)
 }
 
 // entryResult checks that an entry's command runs an existing zoneline, ideally self.

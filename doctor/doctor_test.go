@@ -70,24 +70,29 @@ func TestSettings(t *testing.T) {
 		name     string
 		settings string // "" = no file
 		want     map[string]Status
+		detail   map[string]string // the result's detail, exactly
 	}{
-		{"absent", "", map[string]Status{"settings": Fail}},
-		{"invalid", "{\n  \"a\": ,\n}", map[string]Status{"settings": Fail}},
-		{"empty object", "{}", map[string]Status{"statusLine": Fail, "hook PreCompact": Fail}},
-		{"installed", installed(self), map[string]Status{"statusLine": OK, "hook UserPromptSubmit": OK, "hook SessionStart": OK}},
-		{"another binary", installed(other), map[string]Status{"statusLine": Warn, "hook PreCompact": Warn}},
-		{"gone binary", installed(filepath.Join(dir, "gone/zoneline")), map[string]Status{"statusLine": Fail, "hook PostCompact": Fail}},
-		{"foreign statusLine", `{"statusLine": {"type": "command", "command": "ccstatus"}}`, map[string]Status{"statusLine": Warn, "warnings": Fail}},
-		{"foreign statusLine, our hooks", foreign(installed(self)), map[string]Status{"statusLine": Warn, "hook Stop": OK, "warnings": OK}},
-		{"wrapping", wrapping(installed(self), self), map[string]Status{"statusLine": OK, "warnings": OK}},
-		{"no Stop hook", noStop(installed(self)), map[string]Status{"statusLine": OK, "hook Stop": Warn, "warnings": OK}},
-		{"foreign, no Stop hook", foreign(noStop(installed(self))), map[string]Status{"hook Stop": Fail, "warnings": Fail}},
-		{"installed warnings", installed(self), map[string]Status{"warnings": OK}},
+		{"absent", "", map[string]Status{"settings": Fail}, nil},
+		{"invalid", "{\n  \"a\": ,\n}", map[string]Status{"settings": Fail}, nil},
+		{"empty object", "{}", map[string]Status{"statusLine": Fail, "hook PreCompact": Fail}, nil},
+		{"installed", installed(self), map[string]Status{"statusLine": OK, "hook UserPromptSubmit": OK, "hook SessionStart": OK}, nil},
+		{"another binary", installed(other), map[string]Status{"statusLine": Warn, "hook PreCompact": Warn}, nil},
+		{"gone binary", installed(filepath.Join(dir, "gone/zoneline")), map[string]Status{"statusLine": Fail, "hook PostCompact": Fail}, nil},
+		{"foreign statusLine", `{"statusLine": {"type": "command", "command": "ccstatus"}}`, map[string]Status{"statusLine": Warn, "warnings": Fail}, nil},
+		{"foreign statusLine, our hooks", foreign(installed(self)), map[string]Status{"statusLine": Warn, "hook Stop": OK, "warnings": OK},
+			map[string]string{"warnings": "will fire, from the Stop hook (each tier once, whichever runs first)"}},
+		{"wrapping", wrapping(installed(self), self), map[string]Status{"statusLine": OK, "warnings": OK},
+			map[string]string{"warnings": "will fire, from zoneline's status line (wrapping yours) and the Stop hook (each tier once, whichever runs first)"}},
+		{"no Stop hook", noStop(installed(self)), map[string]Status{"statusLine": OK, "hook Stop": Warn, "warnings": OK},
+			map[string]string{"warnings": "will fire, from zoneline's status line (each tier once, whichever runs first)"}},
+		{"foreign, no Stop hook", foreign(noStop(installed(self))), map[string]Status{"hook Stop": Fail, "warnings": Fail}, nil},
+		{"installed warnings", installed(self), map[string]Status{"warnings": OK},
+			map[string]string{"warnings": "will fire, from zoneline's status line and the Stop hook (each tier once, whichever runs first)"}},
 		{"plugin hooks", `{"statusLine": {"type": "command", "command": "` + self + ` statusline"}, "enabledPlugins": {"zoneline@zoneline": true}}`,
-			map[string]Status{"statusLine": OK, "hook PreCompact": OK}},
-		{"hooks disabled", `{"disableAllHooks": true}`, map[string]Status{"settings": Fail}},
+			map[string]Status{"statusLine": OK, "hook PreCompact": OK}, nil},
+		{"hooks disabled", `{"disableAllHooks": true}`, map[string]Status{"settings": Fail}, nil},
 		{"plugin hooks, zoneline not on PATH", "PATHLESS" + `{"enabledPlugins": {"zoneline@zoneline": true}}`,
-			map[string]Status{"hook PreCompact": Fail}},
+			map[string]Status{"hook PreCompact": Fail}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -116,6 +121,11 @@ func TestSettings(t *testing.T) {
 				}
 				if r.Status != OK && r.Fix == "" && name != "settings" {
 					t.Errorf("%s: no fix given", name)
+				}
+			}
+			for name, want := range tt.detail {
+				if got[name].Detail != want {
+					t.Errorf("%s: detail %q, want %q", name, got[name].Detail, want)
 				}
 			}
 		})
