@@ -189,13 +189,17 @@ func EntryIsOurs(h *Node, sub string) bool { return IsOurs(EntryCommand(h), sub)
 
 // IsOurs reports whether command runs zoneline's sub: its program (after any VAR=value
 // prefixes or PowerShell's call operator) has the base name zoneline or zoneline.exe, its first
-// argument is sub, and nothing but flags follows.
+// argument is sub, and nothing but flags follows. A word holding an unquoted shell operator (|
+// & ; < > ( ) $ `, e.g. `-segments=zone&&other`) makes it the user's own composite command.
 func IsOurs(command, sub string) bool {
-	w := words(command)
-	for len(w) > 0 && (w[0] == "&" || isAssignment(w[0])) {
-		w = w[1:]
+	w, meta := shellWords(command)
+	if len(w) > 0 && w[0] == "&" {
+		w, meta = w[1:], meta[1:]
 	}
-	if len(w) < 2 || w[1] != sub {
+	for len(w) > 0 && isAssignment(w[0]) {
+		w, meta = w[1:], meta[1:]
+	}
+	if len(w) < 2 || w[1] != sub || slices.Contains(meta, true) {
 		return false
 	}
 	// Only flags may follow: "zoneline statusline | head -1 && other" is the user's own
@@ -215,6 +219,29 @@ func IsOurs(command, sub string) bool {
 	return base == binaryName
 }
 
+// OwnFlags reports whether a zoneline statusLine command (IsOurs) carries flags install does
+// not write (it writes none, or -wrap): the user's own choice, e.g. -segments, which install
+// keeps as it is and uninstall leaves.
+func OwnFlags(command string) bool {
+	w := words(command)
+	for i := 0; i < len(w); i++ {
+		if w[i] != SubStatusline {
+			continue
+		}
+		for j := i + 1; j < len(w); j++ {
+			switch f := strings.TrimLeft(w[j], "-"); {
+			case f == "wrap":
+				j++
+			case strings.HasPrefix(f, "wrap="):
+			default:
+				return true
+			}
+		}
+		return false
+	}
+	return false
+}
+
 func isAssignment(w string) bool {
 	i := strings.IndexByte(w, '=')
 	if i <= 0 {
@@ -228,12 +255,20 @@ func isAssignment(w string) bool {
 	return true
 }
 
-// words splits a command line on blanks, honouring single and double quotes and backslash
-// escapes outside single quotes (enough to find the program and its first argument).
+// words splits a command line on blanks (shellWords).
 func words(s string) []string {
-	var out []string
+	w, _ := shellWords(s)
+	return w
+}
+
+// shellWords splits a command line on blanks, honouring single quotes, double quotes (inside
+// them a backslash escapes only $ ` " \ and a newline, as POSIX sh does) and backslash
+// escapes of a blank or a quote outside them (enough to find the program and its arguments;
+// other backslashes stay, for Windows paths). meta[i] reports whether word i holds an unquoted
+// shell operator or expansion: | & ; < > ( ) $ `.
+func shellWords(s string) (out []string, meta []bool) {
 	var cur strings.Builder
-	in := false
+	in, m := false, false
 	var q rune
 	for i := 0; i < len(s); i++ {
 		c := rune(s[i])
@@ -245,32 +280,41 @@ func words(s string) []string {
 				cur.WriteRune(c)
 			}
 		case q == '"':
-			if c == '"' {
+			switch {
+			case c == '"':
 				q = 0
-			} else {
+			case c == '\\' && i+1 < len(s) && s[i+1] == '\n':
+				i++ // a line continuation
+			case c == '\\' && i+1 < len(s) && strings.IndexByte("$`\"\\", s[i+1]) >= 0:
+				cur.WriteByte(s[i+1])
+				i++
+			default:
 				cur.WriteByte(s[i])
 			}
 		case c == '\'' || c == '"':
 			q, in = c, true
 		case c == ' ' || c == '\t' || c == '\n':
 			if in {
-				out = append(out, cur.String())
+				out, meta = append(out, cur.String()), append(meta, m)
 				cur.Reset()
-				in = false
+				in, m = false, false
 			}
 		case c == '\\' && i+1 < len(s) && (s[i+1] == ' ' || s[i+1] == '"' || s[i+1] == '\''):
 			cur.WriteByte(s[i+1])
 			i++
 			in = true
 		default:
+			if strings.IndexByte("|&;<>()$`", s[i]) >= 0 {
+				m = true
+			}
 			cur.WriteByte(s[i])
 			in = true
 		}
 	}
 	if in {
-		out = append(out, cur.String())
+		out, meta = append(out, cur.String()), append(meta, m)
 	}
-	return out
+	return out, meta
 }
 
 // RecordPath returns the install record's path for a settings file.
@@ -489,6 +533,8 @@ func (p *plan) installStatusLine() error {
 		root.Set("statusLine", want)
 		p.created("statusLine")
 		res.add("statusLine", Added, "%s", want.Get("command").Str)
+	case IsOurs(cur.Get("command").Text(), SubStatusline) && OwnFlags(cur.Get("command").Text()):
+		res.add("statusLine", Present, "%s (your own flags, kept)", cur.Get("command").Text())
 	case IsOurs(cur.Get("command").Text(), SubStatusline) && Wrapped(cur.Get("command").Text()) != "":
 		res.add("statusLine", Present, "%s", cur.Get("command").Text()) // ours, wrapping theirs
 	case IsOurs(cur.Get("command").Text(), SubStatusline):
@@ -750,6 +796,8 @@ func (p *plan) uninstallStatusLine() error {
 		}
 		root.Set("statusLine", old)
 		res.add("statusLine", Restored, "%s", describe(old))
+	case OwnFlags(cur.Get("command").Text()):
+		res.add("statusLine", Kept, "zoneline with your own flags (%s)", describe(cur))
 	case Wrapped(cur.Get("command").Text()) != "":
 		// Ours wrapping theirs, written by hand (no record of what it replaced): theirs stays.
 		w := Wrapped(cur.Get("command").Text())

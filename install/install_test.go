@@ -225,6 +225,9 @@ func checkInstalled(t *testing.T, data []byte, name string) {
 	if strings.Contains(name, "-wrap") {
 		want = WrapCommand(testBin, `npx -y ccstatusline@latest --it's "quoted"`, "linux")
 	}
+	if strings.HasPrefix(name, "own-") { // zoneline with the user's own flags: kept as it was
+		foreign, want = false, "/usr/local/bin/zoneline statusline -segments zone,tokens"
+	}
 	if got := s.StatusLine["command"]; !foreign && got != want {
 		t.Errorf("statusLine command = %v", got)
 	}

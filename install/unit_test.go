@@ -33,10 +33,40 @@ func TestIsOurs(t *testing.T) {
 		{"zoneline statusline | head -1 && ccusage statusline", "statusline", false},
 		{"zoneline hook; other-tool", "hook", false},
 		{"zoneline statusline -x", "statusline", true},
+		// A word with an unquoted shell operator glued to it is the user's composite command.
+		{"zoneline statusline -segments=zone&&ccstatusline", "statusline", false},
+		{"zoneline statusline -wrap=x|head -1", "statusline", false},
+		{"zoneline statusline -segments zone;other", "statusline", false},
+		{"zoneline statusline>/tmp/x", "statusline", false},
+		{"zoneline statusline -wrap $(evil)", "statusline", false},
+		{"zoneline statusline -wrap `evil`", "statusline", false},
+		{"zoneline hook<in", "hook", false},
+		{"zoneline statusline -wrap 'a | b && c; $(d)'", "statusline", true},
+		{`zoneline statusline -wrap "a | b"`, "statusline", true},
+		{"zoneline statusline -segments zone,tokens", "statusline", true},
 	}
 	for _, tt := range tests {
 		if got := IsOurs(tt.cmd, tt.sub); got != tt.want {
 			t.Errorf("IsOurs(%q, %q) = %v, want %v", tt.cmd, tt.sub, got, tt.want)
+		}
+	}
+}
+
+// TestOwnFlags: a zoneline statusLine with flags install does not write is the user's.
+func TestOwnFlags(t *testing.T) {
+	for _, tt := range []struct {
+		cmd  string
+		want bool
+	}{
+		{"/usr/bin/zoneline statusline", false},
+		{"/usr/bin/zoneline statusline -wrap 'ccstatusline -x'", false},
+		{"zoneline statusline --wrap=ccstatusline", false},
+		{"zoneline statusline -segments zone,tokens", true},
+		{"zoneline statusline -wrap x -segments zone", true},
+		{"zoneline statusline -segments=zone", true},
+	} {
+		if got := OwnFlags(tt.cmd); got != tt.want {
+			t.Errorf("OwnFlags(%q) = %v, want %v", tt.cmd, got, tt.want)
 		}
 	}
 }

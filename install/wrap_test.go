@@ -41,3 +41,21 @@ func TestUninstallHandWrapped(t *testing.T) {
 		t.Errorf("after uninstall:\n%s", b)
 	}
 }
+
+// TestWrappedDoubleQuotes: a hand-written wrap in double quotes is read as sh reads it: a
+// backslash escapes only $ ` " \ and a newline there, and stays before anything else.
+func TestWrappedDoubleQuotes(t *testing.T) {
+	for _, tt := range []struct{ cmd, want string }{
+		{`zoneline statusline -wrap "npx -y ccstatusline@latest"`, "npx -y ccstatusline@latest"},
+		{`zoneline statusline -wrap "printf \"%s\\n\" \$HOME"`, `printf "%s\n" $HOME`},
+		{`zoneline statusline -wrap "echo \` + "`" + `date\` + "`" + `"`, "echo `date`"},
+		{`zoneline statusline -wrap "a\\\\b"`, `a\\b`},
+		{`zoneline statusline -wrap "a\qb"`, `a\qb`},
+		{"zoneline statusline -wrap \"long \\\nline\"", "long line"},
+		{`zoneline statusline -wrap 'single \"kept\"'`, `single \"kept\"`},
+	} {
+		if got := Wrapped(tt.cmd); got != tt.want {
+			t.Errorf("Wrapped(%q) = %q, want %q", tt.cmd, got, tt.want)
+		}
+	}
+}
