@@ -232,7 +232,12 @@ func TestStopWaitsForReply(t *testing.T) {
 	if got := strings.Join(markerNames(t, dir), " "); got != "marker-0-warn.json" {
 		t.Errorf("markers %q, want the 90k warn from the last reply there", got)
 	}
-	// A transcript still being written is waited for up to pipeline.ReplyWait.
+	// A transcript still being written is waited for up to pipeline.ReplyWait, by the wall clock: a
+	// large one (5 MiB, each poll reads a 4 MiB tail) does not stretch the wait.
+	f, _ := os.OpenFile(tr, os.O_APPEND|os.O_WRONLY, 0o600)
+	pad := `{"type":"user","message":{"content":"` + strings.Repeat("x", 1<<10) + `"}}` + "\n"
+	f.WriteString(strings.Repeat(pad, 5<<10))
+	f.Close()
 	stop := make(chan struct{})
 	go func() {
 		for {
@@ -249,7 +254,7 @@ func TestStopWaitsForReply(t *testing.T) {
 	start = time.Now()
 	runStop(t, dir, payload(tr, "Mock reply #9. never written"), nil)
 	close(stop)
-	if d := time.Since(start); d < pipeline.ReplyWait || d > pipeline.ReplyWait+2*time.Second {
+	if d := time.Since(start); d < pipeline.ReplyWait || d > pipeline.ReplyWait+400*time.Millisecond {
 		t.Errorf("waited %v on a growing transcript, want about %v", d, pipeline.ReplyWait)
 	}
 	// A reply text that starts with what JSON escapes cannot be matched: no wait.

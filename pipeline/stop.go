@@ -126,7 +126,8 @@ func tailWithReply(path string, needle []byte) (t transcript.Context, has bool, 
 		return t, has, err
 	}
 	size, quietSince := fileSize(path), time.Now()
-	for waited := time.Duration(0); waited < ReplyWait && time.Since(quietSince) < ReplyQuiet; waited += replyPoll {
+	// A wall-clock end: each poll's tail read takes time too (a large transcript's 4 MiB).
+	for end := quietSince.Add(ReplyWait); time.Now().Before(end) && time.Since(quietSince) < ReplyQuiet; {
 		time.Sleep(replyPoll)
 		if n := fileSize(path); n != size {
 			size, quietSince = n, time.Now()
