@@ -136,6 +136,42 @@ func TestStopUsesStatuslineWindow(t *testing.T) {
 	}
 }
 
+// TestStopGuessedWindow: the Stop hook's window for a model the status line never saw is a
+// guess (200k here); the status line's first real window (1M) is no model switch, so the
+// tiers already crossed do not fire again in a new epoch.
+func TestStopGuessedWindow(t *testing.T) {
+	dir := t.TempDir()
+	vars := map[string]string{
+		"ZONELINE_STATE_DIR": filepath.Join(dir, "state"), "ZONELINE_CONFIG": filepath.Join(dir, "config.toml"),
+		"CLAUDE_CONFIG_DIR": filepath.Join(dir, "claude"),
+	}
+	tr := filepath.Join(dir, "t.jsonl")
+	os.WriteFile(tr, []byte(assistantLine("claude-opus-4-1-20250805", 125_000)), 0o600)
+	runStop(t, dir, stopPayload(tr), nil)
+	const want = "marker-0-dumb.json marker-0-warn.json nudge-pending.json"
+	if got := strings.Join(markerNames(t, dir), " "); got != want {
+		t.Fatalf("after Stop: markers %q, want %q", got, want)
+	}
+	sl := fmt.Sprintf(`{"session_id":%q,"transcript_path":%q,"cwd":"/home/u/shop","model":{"id":"claude-opus-4-1-20250805","display_name":"Opus 4.1"},`+
+		`"context_window":{"context_window_size":1000000,"current_usage":{"input_tokens":500,"output_tokens":120,"cache_creation_input_tokens":1500,"cache_read_input_tokens":123000}}}`, stopSession, tr)
+	e, _, _ := testEnv(t, []byte(sl), vars)
+	if code := e.Run([]string{"statusline"}); code != 0 {
+		t.Fatal(code)
+	}
+	if got := strings.Join(markerNames(t, dir), " "); got != want {
+		ents, _ := os.ReadDir(filepath.Join(dir, "state", "sessions", stopSession))
+		for _, e := range ents {
+			b, _ := os.ReadFile(filepath.Join(dir, "state", "sessions", stopSession, e.Name()))
+			t.Logf("%s: %.200s", e.Name(), b)
+		}
+		t.Errorf("after the render: markers %q, want %q (the guessed window started a new epoch)", got, want)
+	}
+	s, err := e.State.LoadSession(stopSession)
+	if err != nil || s.Window != 1_000_000 || s.WindowGuessed {
+		t.Errorf("registry after the render: %+v %v", s, err)
+	}
+}
+
 // TestStopBadTranscript: a Stop payload without a transcript, or with a FIFO, a directory,
 // a missing file or a half-written one: exit 0, nothing on stdout, a log line.
 func TestStopBadTranscript(t *testing.T) {

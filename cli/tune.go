@@ -210,7 +210,7 @@ func (e *Env) registryWindows() map[string]int64 {
 			continue
 		}
 		s, err := e.State.LoadSession(ent.Name())
-		if err != nil || s.ModelID == "" || s.Window <= 0 {
+		if err != nil || s.ModelID == "" || s.Window <= 0 || s.WindowGuessed {
 			continue
 		}
 		if b, ok := best[s.ModelID]; !ok || s.Updated.After(b.at) {

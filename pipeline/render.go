@@ -211,6 +211,7 @@ func (c *Context) session(r *Rendered, v *statusline.View, modelID string, live 
 		}
 	}
 	s.Tokens, s.Window, s.Zone, s.Model, s.ModelID = v.Tokens, v.Window, v.Zone.String(), v.Model, modelID
+	s.WindowGuessed = false
 	s.Cwd, s.Project, s.Version = p.Cwd, p.Dir(), p.Version
 	if c.ModCall {
 		keepRegistryNames(s, &before, p) // the mod knows less than the status line
@@ -237,6 +238,9 @@ func (r *Rendered) SessionID() string {
 // only once the count had caught up.
 func (r *Rendered) notePrevious(s *state.Session, loadErr error, transcriptPath string) {
 	r.prevCompactions, r.prevWindow = s.Compactions, s.Window
+	if s.WindowGuessed {
+		r.prevWindow = 0 // the Stop hook's guess: the render's real window is no model switch
+	}
 	r.prevKnown = loadErr == nil && s.TranscriptCounted && s.Transcript == transcriptPath
 }
 

@@ -96,7 +96,7 @@ func (c *Context) StopWarning(cfg *config.Config, h *payload.Hook) error {
 		s.Tokens, s.Zone = v.Tokens, v.Zone.String()
 	}
 	if !seen || s.Window == 0 {
-		s.Window, s.ModelID = rs.Window, modelID
+		s.Window, s.WindowGuessed, s.ModelID = rs.Window, true, modelID
 		if s.Model == "" || !seen {
 			s.Model = displayName(modelID)
 		}

@@ -11,21 +11,24 @@ import (
 // Session is a session's registry entry, written by the statusline (one small atomic write when
 // something changed) and read by `zoneline sessions`, doctor and the hooks.
 type Session struct {
-	ID               string    `json:"session_id"`
-	Updated          time.Time `json:"updated"`
-	Tokens           int64     `json:"tokens"`
-	Window           int64     `json:"window"`
-	AutoCompact      int64     `json:"auto_compact"` // tokens; 0 when off
-	Zone             string    `json:"zone"`
-	Model            string    `json:"model"`
-	ModelID          string    `json:"model_id"`
-	Cwd              string    `json:"cwd"`
-	Project          string    `json:"project"`
-	Version          string    `json:"claude_version"`
-	Compactions      int       `json:"compactions"`
-	Reclaimed        int64     `json:"reclaimed,omitempty"` // tokens the compactions reclaimed (Σ preTokens − postTokens)
-	Transcript       string    `json:"transcript"`
-	TranscriptOffset int64     `json:"transcript_offset"`
+	ID      string    `json:"session_id"`
+	Updated time.Time `json:"updated"`
+	Tokens  int64     `json:"tokens"`
+	Window  int64     `json:"window"`
+	// WindowGuessed: Window is the Stop hook's assumption (the status line never saw this
+	// model), not Claude Code's context_window_size: a render replacing it is no window change.
+	WindowGuessed    bool   `json:"window_guessed,omitempty"`
+	AutoCompact      int64  `json:"auto_compact"` // tokens; 0 when off
+	Zone             string `json:"zone"`
+	Model            string `json:"model"`
+	ModelID          string `json:"model_id"`
+	Cwd              string `json:"cwd"`
+	Project          string `json:"project"`
+	Version          string `json:"claude_version"`
+	Compactions      int    `json:"compactions"`
+	Reclaimed        int64  `json:"reclaimed,omitempty"` // tokens the compactions reclaimed (Σ preTokens − postTokens)
+	Transcript       string `json:"transcript"`
+	TranscriptOffset int64  `json:"transcript_offset"`
 	// TranscriptDev, TranscriptIno and TranscriptSum identify the file TranscriptOffset was
 	// counted in (transcript.Position): another file at the same path is counted from 0.
 	TranscriptDev uint64 `json:"transcript_dev"`

@@ -21,7 +21,7 @@ import (
 // set, which gives the value's kind.
 type sessionKey struct {
 	key       string
-	omitEmpty bool // left out when "" or 0
+	omitEmpty bool // left out when "", 0 or false
 	str       func(*Session) *string
 	num       func(*Session) *int64
 	unum      func(*Session) *uint64 // read exactly (uintField)
@@ -36,6 +36,7 @@ var sessionKeys = [...]sessionKey{
 	{key: "updated", time: func(s *Session) *time.Time { return &s.Updated }},
 	{key: "tokens", num: func(s *Session) *int64 { return &s.Tokens }},
 	{key: "window", num: func(s *Session) *int64 { return &s.Window }},
+	{key: "window_guessed", omitEmpty: true, flag: func(s *Session) *bool { return &s.WindowGuessed }},
 	{key: "auto_compact", num: func(s *Session) *int64 { return &s.AutoCompact }},
 	{key: "zone", str: func(s *Session) *string { return &s.Zone }},
 	{key: "model", str: func(s *Session) *string { return &s.Model }},
@@ -93,6 +94,8 @@ func (k *sessionKey) empty(s *Session) bool {
 		return *k.str(s) == ""
 	case k.num != nil:
 		return *k.num(s) == 0
+	case k.flag != nil:
+		return !*k.flag(s)
 	}
 	return false
 }

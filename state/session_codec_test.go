@@ -67,7 +67,7 @@ func TestSessionKeysMatchTags(t *testing.T) {
 // Session's tags (byte for byte, as MarshalIndent), and reads back what encoding/json wrote.
 func TestSessionCodecMatchesEncodingJSON(t *testing.T) {
 	full := Session{ID: "aaa8e696-ca66-4fcf-8fb3-651eb7e68c12", Updated: time.Date(2026, 11, 29, 22, 12, 49, 5e8, time.UTC),
-		Tokens: 142000, Window: 200000, AutoCompact: 167000, Zone: "dumb", Model: "Opus \"5.5\" <&>", ModelID: "claude-opus-5-5",
+		Tokens: 142000, Window: 200000, WindowGuessed: true, AutoCompact: 167000, Zone: "dumb", Model: "Opus \"5.5\" <&>", ModelID: "claude-opus-5-5",
 		Cwd: "/home/u/é\n\u2028", Project: "/home/u/p", Version: "2.1.332", Compactions: 3, Reclaimed: 98000, Transcript: "/t.jsonl",
 		TranscriptOffset: 1 << 40, TranscriptDev: 65024, TranscriptIno: 1<<63 + 5, TranscriptSum: 0xcbf29ce484222325, TranscriptCounted: true, Pane: "%3", TmuxSocket: "/tmp/tmux-0/default", RenderMicros: 812}
 	bare := full
