@@ -132,7 +132,7 @@ const (
 	wrapCacheName  = state.WrapCacheName
 	wrapGrace      = 100 * time.Millisecond // after the deadline, for the kill to close its output
 	wrapReserve    = 250 * time.Millisecond // after the wrapped command's deadline, for zoneline's part
-	wrapMaxTimeout = 10 * time.Second       // the longest wrap_timeout honoured
+	wrapMaxTimeout = config.MaxWrapTimeout  // the longest wrap_timeout honoured
 )
 
 // wrapResult is what a wrapped command gave.

@@ -60,6 +60,9 @@ type Statusline struct {
 // DefaultWrapTimeout is the wrapped status line command's deadline when wrap_timeout is unset.
 const DefaultWrapTimeout = 2 * time.Second
 
+// MaxWrapTimeout is the longest wrap_timeout honoured (config check reports a longer one).
+const MaxWrapTimeout = 10 * time.Second
+
 // AutoCompact overrides the computed auto-compact point.
 type AutoCompact struct {
 	Point     int64 `toml:"point"`      // tokens; 0 = computed as Claude Code does

@@ -65,6 +65,8 @@ func TestProblems(t *testing.T) {
 			[]string{`config.toml:2:8: warning.prep = "soon": want "warn", "dumb", a token count`}},
 		{"bad duration", "[watch]\ninterval = \"often\"\n",
 			[]string{`config.toml:2:12: watch.interval = "often": want a positive duration such as "90s" or "10m"; using the default "5s"`}},
+		{"wrap_timeout over the cap", "[statusline]\nwrap_timeout = \"30s\"\n",
+			[]string{`config.toml:2:16: statusline.wrap_timeout = "30s": at most 10s (the longest wrap_timeout honoured); using the default "2s"`}},
 		{"model without match", "[[model]]\nwarn = 1\n",
 			[]string{`config.toml:1:1: [[model]] #1 needs match (a glob on model.id) or window ("200k" or "1m"); it is ignored`}},
 		{"warn above dumb", "[[model]]\nmatch = \"x*\"\nwarn = 200\ndumb = 100\n",

@@ -63,7 +63,7 @@ var schema = []field{
 	{key: "statusline.indent", want: "an integer from 0 to 20", ptr: func(c *Config, _ *Model) any { return &c.Statusline.Indent }, hi: 20},
 	{key: "statusline.wrap", want: "a command line (\"\" = none)", ptr: func(c *Config, _ *Model) any { return &c.Statusline.Wrap }},
 	{key: "statusline.wrap_position", want: "one of before, after, line", ptr: func(c *Config, _ *Model) any { return &c.Statusline.WrapPosition }, check: checkWrapPosition},
-	{key: "statusline.wrap_timeout", want: `a duration such as "2s" or "500ms"`, ptr: func(c *Config, _ *Model) any { return &c.Statusline.WrapTimeout }, check: checkDuration},
+	{key: "statusline.wrap_timeout", want: `a duration such as "2s" or "500ms"`, ptr: func(c *Config, _ *Model) any { return &c.Statusline.WrapTimeout }, check: checkWrapTimeout},
 
 	{key: "autocompact.point", want: "a token count (0 = computed)", ptr: func(c *Config, _ *Model) any { return &c.AutoCompact.Point }, hi: noLimit},
 	{key: "autocompact.enabled", want: wantBool, ptr: func(c *Config, _ *Model) any { return &c.AutoCompact.Enabled }},
@@ -205,6 +205,16 @@ func checkCompactAt(v any) string {
 func checkDuration(v any) string {
 	if d, err := time.ParseDuration(v.(string)); err != nil || d <= 0 {
 		return `want a positive duration such as "90s" or "10m"`
+	}
+	return ""
+}
+
+func checkWrapTimeout(v any) string {
+	if r := checkDuration(v); r != "" {
+		return r
+	}
+	if d, _ := time.ParseDuration(v.(string)); d > MaxWrapTimeout {
+		return "at most " + MaxWrapTimeout.String() + " (the longest wrap_timeout honoured)"
 	}
 	return ""
 }
