@@ -202,33 +202,69 @@ func TestQuoteID(t *testing.T) {
 	}
 }
 
-// TestJudge: the first call that is not a recovery step decides.
+// TestJudge: the first call that decides decides; reads, searches, bookkeeping, read-only git
+// and the recovery steps (outputs of background commands and subagents, the plan file) decide
+// nothing; files match by absolute path; a command is on plan only when it is Next's command;
+// with plan mode on at PreCompact nothing before ExitPlanMode decides.
 func TestJudge(t *testing.T) {
-	p := &resumePending{Checkpoint: "/state/sessions/x/checkpoint.md",
-		Next:     checkpoint.Targets{Commands: []string{"go test ./auth"}, Files: []string{"auth/session.go"}},
-		Recovery: checkpoint.Targets{Commands: []string{"git ls-remote --exit-code origin fix/login"}, Files: []string{"docs/auth.md", "/tmp/b1.output"}}}
+	p := &resumePending{Checkpoint: "/state/sessions/x/checkpoint.md", Cwd: "/home/u/p",
+		Next: checkpoint.Targets{Commands: []string{"go test ./auth"}, Files: []string{"auth/session.go"}},
+		Recovery: checkpoint.Targets{Commands: []string{"git ls-remote --exit-code origin fix/login"},
+			Files: []string{"docs/auth.md", "/tmp/b1.output", "/tmp/claude/tasks/agent-a1.output", "/home/u/.claude/plans/p.md"}}}
+	plan := *p
+	plan.Plan = true
 	bash := func(c string) transcript.Call { return transcript.Call{Name: "Bash", Command: c} }
 	file := func(tool, f string) transcript.Call { return transcript.Call{Name: tool, File: f} }
+	tool := func(name string) transcript.Call { return transcript.Call{Name: name} }
 	tests := []struct {
 		name  string
+		p     *resumePending
 		calls []transcript.Call
 		want  string
 	}{
-		{"none", nil, ""},
-		{"recovery only", []transcript.Call{file("Read", p.Checkpoint), bash("zoneline checkpoint reconcile"), {Name: "Skill"}, bash("git ls-remote  --exit-code origin fix/login"), file("Read", "/home/u/p/docs/auth.md"), bash("tail /tmp/b1.output")}, ""},
-		{"next command", []transcript.Call{file("Read", p.Checkpoint), bash("go test ./auth")}, OnPlan},
-		{"next command with flags", []transcript.Call{bash("cd /p && go test ./auth -count=1")}, OnPlan},
-		{"next file", []transcript.Call{file("Edit", "/home/u/p/auth/session.go")}, OnPlan},
-		{"next file read", []transcript.Call{file("Read", "/home/u/p/auth/session.go")}, OnPlan},
-		{"other command", []transcript.Call{file("Read", p.Checkpoint), bash("git push origin main")}, OffPlan},
-		{"other file", []transcript.Call{file("Write", "/home/u/p/README.md"), bash("go test ./auth")}, OffPlan},
-		{"a short part of next is not next", []transcript.Call{bash("go")}, OffPlan},
-		{"another tool", []transcript.Call{{Name: "Agent"}}, OffPlan},
+		{"none", p, nil, ""},
+		{"recovery only", p, []transcript.Call{file("Read", p.Checkpoint), bash("zoneline checkpoint reconcile"), {Name: "Skill"}, bash("git ls-remote  --exit-code origin fix/login"), file("Read", "/home/u/p/docs/auth.md"), bash("tail /tmp/b1.output")}, ""},
+		{"next command", p, []transcript.Call{file("Read", p.Checkpoint), bash("go test ./auth")}, OnPlan},
+		{"next command with flags", p, []transcript.Call{bash("cd /p && go test ./auth -count=1")}, OnPlan},
+		{"next file", p, []transcript.Call{file("Edit", "/home/u/p/auth/session.go")}, OnPlan},
+		{"next file read", p, []transcript.Call{file("Read", "/home/u/p/auth/session.go")}, OnPlan},
+		{"other command", p, []transcript.Call{file("Read", p.Checkpoint), bash("git push origin main")}, OffPlan},
+		{"other file", p, []transcript.Call{file("Write", "/home/u/p/README.md"), bash("go test ./auth")}, OffPlan},
+		{"a short part of next is not next", p, []transcript.Call{bash("go")}, OffPlan},
+		{"another tool", p, []transcript.Call{{Name: "Agent"}}, OffPlan},
+
+		// Neutral: reads, searches, bookkeeping, read-only git, then Next.
+		{"ExitPlanMode is neutral", p, []transcript.Call{tool("ExitPlanMode"), bash("go test ./auth")}, OnPlan},
+		{"TodoWrite is neutral", p, []transcript.Call{tool("TodoWrite"), bash("go test ./auth")}, OnPlan},
+		{"TaskUpdate is neutral", p, []transcript.Call{tool("TaskUpdate"), tool("TaskCreate"), bash("go test ./auth")}, OnPlan},
+		{"git status is neutral", p, []transcript.Call{bash("git status"), bash("git log --oneline -5 | head"), bash("git diff HEAD~1 2>&1"), bash("git show HEAD"), bash("git branch --list"), bash("git rev-parse HEAD"), bash("go test ./auth")}, OnPlan},
+		{"Grep and Glob are neutral", p, []transcript.Call{file("Grep", ""), file("Glob", ""), file("Read", "/home/u/p/main.go"), bash("go test ./auth")}, OnPlan},
+		{"subagent output is recovery", p, []transcript.Call{file("Read", "/tmp/claude/tasks/agent-a1.output"), bash("cat /tmp/claude/tasks/agent-a1.output"), bash("go test ./auth")}, OnPlan},
+		{"plan file is recovery", p, []transcript.Call{file("Edit", "/home/u/.claude/plans/p.md"), bash("go test ./auth")}, OnPlan},
+		{"only neutral calls", p, []transcript.Call{bash("git status"), tool("TodoWrite"), tool("ExitPlanMode"), file("Grep", "")}, ""},
+
+		// Not loose: what touches Next's file is not Next, another tree's file is another file.
+		{"reverting next's file is off plan", p, []transcript.Call{bash("git checkout -- auth/session.go")}, OffPlan},
+		{"removing next's file beside next is off plan", p, []transcript.Call{bash("rm auth/session.go && go test ./auth")}, OffPlan},
+		{"next beside a write is off plan", p, []transcript.Call{bash("go test ./auth && cat x > auth/session.go")}, OffPlan},
+		{"next piped into a viewer", p, []transcript.Call{bash("cd /home/u/p && go test ./auth 2>&1 | tail -20")}, OnPlan},
+		{"git branch -D is not read-only", p, []transcript.Call{bash("git branch -D fix/login")}, OffPlan},
+		{"git diff --output writes", p, []transcript.Call{bash("git diff --output=/tmp/x")}, OffPlan},
+		{"a redirect writes", p, []transcript.Call{bash("cat x > auth/session.go")}, OffPlan},
+		{"sed -i writes", p, []transcript.Call{bash("sed -n -i s/a/b/ auth/session.go")}, OffPlan},
+		{"same name in another tree", p, []transcript.Call{file("Edit", "/home/u/other/auth/session.go")}, OffPlan},
+		{"same name in another tree, read", p, []transcript.Call{file("Read", "/home/u/other/auth/session.go"), file("Write", "/home/u/other/auth/session.go")}, OffPlan},
+		{"no cwd: a relative Next file matches nothing", &resumePending{Next: p.Next}, []transcript.Call{file("Edit", "/x/auth/session.go")}, OffPlan},
+
+		// Plan mode on at PreCompact: nothing decides before ExitPlanMode.
+		{"plan mode: before ExitPlanMode nothing decides", &plan, []transcript.Call{bash("rm -rf build"), file("Write", "/home/u/p/README.md")}, ""},
+		{"plan mode: after ExitPlanMode, Next", &plan, []transcript.Call{file("Read", "/home/u/p/x.go"), tool("ExitPlanMode"), bash("go test ./auth")}, OnPlan},
+		{"plan mode: after ExitPlanMode, other", &plan, []transcript.Call{tool("ExitPlanMode"), bash("rm -rf build")}, OffPlan},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got, _ := judge(tt.calls, p, "/state"); got != tt.want {
-				t.Errorf("judge = %q, want %q", got, tt.want)
+			if got, call := judge(tt.calls, tt.p, "/state"); got != tt.want {
+				t.Errorf("judge = %q (%s), want %q", got, call, tt.want)
 			}
 		})
 	}
@@ -271,6 +307,7 @@ func TestResumeCheck(t *testing.T) {
 			ckPath := f.writeCheckpoint(goodCheckpoint(t, f.session))
 			f.run("hook-manual-PreCompact-*.json")
 			f.run("hook-manual-SessionStart-compact-01.json")
+			f.run("hook-manual-PostCompact-*.json")
 			pending, _ := f.c.State.SessionFile(f.session, ResumePendingFile)
 			if _, err := os.Lstat(pending); err != nil {
 				t.Fatalf("the restore did not arm the check: %v", err)

@@ -106,7 +106,7 @@ func pendingRestore(c *Context, h *payload.Hook) string {
 		cs1.Pending = n
 		restore, _ = text(cs1)
 	}
-	armResume(c, h.SessionID, n, restore) // resume.go
+	armResume(c, h, n, restore, true) // resume.go
 	return restore
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -37,21 +38,40 @@ const (
 	OffPlan = "off"
 )
 
+// resumeMaxStops is how many Stops a pending check waits for a call that decides before it
+// expires: a check that nothing decided in three turns says nothing about the resume.
+const resumeMaxStops = 3
+
 // resumePending is ResumePendingFile.
 type resumePending struct {
-	N          int       `json:"n"`
+	N          int       `json:"n"` // the compaction whose restore armed it
 	Time       time.Time `json:"time"`
 	Checkpoint string    `json:"checkpoint"`
 	Snapshot   string    `json:"snapshot,omitempty"`
+	Cwd        string    `json:"cwd,omitempty"`     // the session's cwd at the restore: relative files resolve against it
+	Plan       bool      `json:"plan,omitzero"`     // plan mode was on at PreCompact: nothing is judged before ExitPlanMode
+	Skip       int       `json:"skip,omitzero"`     // calls after the boundary made before the restore arrived (by a prompt)
+	SkipID     string    `json:"skip_id,omitempty"` // the last of them, to recognise the same boundary
+	Stops      int       `json:"stops,omitzero"`    // Stops that found nothing deciding
 	Next       checkpoint.Targets
 	Recovery   checkpoint.Targets
 }
 
 // armResume records, after the restore text for compaction n was handed over, what the
 // checkpoint's Next names, so that the Stop of the next turn can compare the agent's first tool
-// calls with it. Only a restore that carried the checkpoint arms it; one whose Next names no
-// command or file cannot be checked and does not.
-func armResume(c *Context, id string, n int, restore string) {
+// calls with it. Every restore first removes the check an older one armed; only a restore that
+// carried the checkpoint arms a new one; one whose Next names no command or file cannot be
+// checked and does not. byPrompt says the restore came with a prompt (UserPromptSubmit): the
+// calls already made after the boundary are not the agent's answer to it and are skipped.
+func armResume(c *Context, h *payload.Hook, n int, restore string, byPrompt bool) {
+	id := h.SessionID
+	path, err := c.State.SessionFile(id, ResumePendingFile)
+	if err != nil {
+		return
+	}
+	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+		c.State.Log("hook", "resume check: %v", err)
+	}
 	if !c.cfg().Resume.Check || !strings.Contains(restore, "<checkpoint path=") {
 		return
 	}
@@ -64,26 +84,41 @@ func armResume(c *Context, id string, n int, restore string) {
 		return
 	}
 	ck := checkpoint.Parse(text)
-	p := resumePending{N: n, Time: c.now().UTC(), Checkpoint: ckPath, Next: ck.NextTargets(), Recovery: ck.RecoveryTargets()}
+	p := resumePending{N: n, Time: c.now().UTC(), Checkpoint: ckPath, Cwd: h.Cwd, Next: ck.NextTargets(), Recovery: ck.RecoveryTargets()}
 	if p.Next.Empty() {
 		c.State.Info("hook", "resume check: the checkpoint's Next names no command or file: not checked")
 		return
 	}
-	if path, snap, err := snapshot.Latest(c.State, id); err == nil {
-		p.Snapshot = path
+	if spath, snap, err := snapshot.Latest(c.State, id); err == nil {
+		p.Snapshot = spath
 		if in := snap.InFlight; in != nil {
-			for _, b := range in.Flight.Background {
+			f := &in.Flight
+			for _, b := range f.Background {
 				if b.Output != "" {
 					p.Recovery.Files = append(p.Recovery.Files, b.Output)
 				}
 			}
+			for _, a := range f.Agents {
+				if a.Output != "" {
+					p.Recovery.Files = append(p.Recovery.Files, a.Output)
+				}
+			}
+			if f.PlanFile != "" {
+				p.Recovery.Files = append(p.Recovery.Files, f.PlanFile)
+			}
+			p.Plan = f.Mode == "plan"
 		}
 	}
-	data, err := json.Marshal(p)
-	if err != nil {
-		return
+	if byPrompt && h.TranscriptPath != "" {
+		if calls, found, err := transcript.CallsSinceCompaction(h.TranscriptPath, 0); err == nil && found && len(calls) > 0 {
+			p.Skip, p.SkipID = len(calls), calls[len(calls)-1].ID
+		}
 	}
-	path, err := c.State.SessionFile(id, ResumePendingFile)
+	writePending(c, path, &p)
+}
+
+func writePending(c *Context, path string, p *resumePending) {
+	data, err := json.Marshal(p)
 	if err == nil {
 		err = state.WriteFile(path, data)
 	}
@@ -93,10 +128,12 @@ func armResume(c *Context, id string, n int, restore string) {
 }
 
 // resumeCheck runs at Stop. With no check pending it costs one failed open. Otherwise it reads
-// the tool calls after the last compaction from the transcript's tail, skips the recovery steps
-// the restore asked for, and compares the first other call with Next: the verdict goes to
-// ResumeFile for the status line, and off plan sends one notification. A turn with only
-// recovery steps leaves the check pending.
+// the tool calls after the last compaction from the transcript's tail, skips the neutral calls
+// (reads, searches, bookkeeping) and the recovery steps the restore asked for, and compares the
+// first other call with Next: the verdict goes to ResumeFile for the status line, and off plan
+// sends one notification. A turn with only neutral calls leaves the check pending, for at most
+// resumeMaxStops Stops. A check for another compaction than the last one recorded, or whose
+// boundary is not in the part of the transcript read, gives no verdict.
 func resumeCheck(c *Context, h *payload.Hook) {
 	path, err := c.State.SessionFile(h.SessionID, ResumePendingFile)
 	if err != nil {
@@ -115,17 +152,56 @@ func resumeCheck(c *Context, h *payload.Hook) {
 		os.Remove(path)
 		return
 	}
+	drop := func(why string, args ...any) {
+		os.Remove(path)
+		c.State.Log("hook", "Stop: resume check for compaction %d: no verdict: "+why, append([]any{p.N}, args...)...)
+	}
+	wait := func() {
+		p.Stops++
+		if p.Stops >= resumeMaxStops {
+			drop("nothing decided in %d turns (expired)", p.Stops)
+			return
+		}
+		writePending(c, path, &p)
+	}
+	cs, err := loadCompactions(c.State, h.SessionID)
+	switch {
+	case err != nil:
+		c.State.Log("hook", "Stop: resume check: %v", err)
+		return
+	case cs.Count > p.N:
+		drop("compaction %d came after it", cs.Count)
+		return
+	case cs.Count < p.N:
+		wait() // PostCompact has not counted it yet
+		return
+	}
 	if h.TranscriptPath == "" {
 		return
 	}
-	calls, _, err := transcript.CallsSinceCompaction(h.TranscriptPath, 0)
+	calls, found, err := transcript.CallsSinceCompaction(h.TranscriptPath, 0)
 	if err != nil {
 		c.State.Log("hook", "Stop: resume check: %v", err)
 		return
 	}
+	if !found {
+		drop("the compaction boundary is not in the last %d MB of the transcript", transcript.DefaultCallBytes>>20)
+		return
+	}
+	if p.Skip > 0 {
+		if len(calls) < p.Skip || calls[p.Skip-1].ID != p.SkipID {
+			drop("the calls before the restore's prompt are not where they were")
+			return
+		}
+		calls = calls[p.Skip:]
+	}
+	if p.Cwd == "" {
+		p.Cwd = h.Cwd
+	}
 	verdict, call := judge(calls, &p, c.State.Root)
 	if verdict == "" {
-		return // only recovery steps so far: the next turn decides
+		wait() // only neutral calls so far: a next turn decides
+		return
 	}
 	next := strings.Join(append(append([]string{}, p.Next.Commands...), p.Next.Files...), " | ")
 	if err := writeVerdict(c.State, h.SessionID, p.N, verdict, call, next, c.now()); err != nil {
@@ -139,14 +215,22 @@ func resumeCheck(c *Context, h *payload.Hook) {
 	}
 }
 
-// judge returns the verdict for the first call that is not a recovery step, and that call as
-// text; "" when every call so far is a recovery step.
+// judge returns the verdict for the first call that decides, and that call as text; "" when
+// none does yet. With plan mode on at PreCompact nothing before ExitPlanMode decides (the
+// restore tells the agent to stay in plan mode). Then a call that does Next is on plan, a
+// neutral call (reading, searching, bookkeeping, read-only git) or a recovery step decides
+// nothing, and any other call is off plan.
 func judge(calls []transcript.Call, p *resumePending, stateRoot string) (verdict, call string) {
+	planning := p.Plan
 	for _, cl := range calls {
-		if onPlan(cl, p.Next) {
+		if planning {
+			planning = cl.Name != "ExitPlanMode"
+			continue
+		}
+		if onPlan(cl, p) {
 			return OnPlan, describeCall(cl)
 		}
-		if recoveryStep(cl, p, stateRoot) {
+		if neutral(cl) || recoveryStep(cl, p, stateRoot) {
 			continue
 		}
 		return OffPlan, describeCall(cl)
@@ -154,54 +238,195 @@ func judge(calls []transcript.Call, p *resumePending, stateRoot string) (verdict
 	return "", ""
 }
 
-// onPlan reports whether a call does Next: it runs Next's command (or a command holding it, or
-// most of it), or touches Next's file.
-func onPlan(cl transcript.Call, next checkpoint.Targets) bool {
+// onPlan reports whether a call does Next: it runs Next's command (possibly with more
+// arguments, or beside a cd), or reads or changes Next's file (the same absolute path).
+func onPlan(cl transcript.Call, p *resumePending) bool {
 	if cl.Name == "Bash" {
-		cmd := normCmd(cl.Command)
-		if cmd == "" {
-			return false
-		}
-		for _, nc := range next.Commands {
-			nc = normCmd(nc)
-			if nc != "" && (strings.Contains(cmd, nc) || strings.Contains(nc, cmd) && 2*len(cmd) >= len(nc)) {
-				return true
-			}
-		}
-		for _, nf := range next.Files {
-			if nf != "" && strings.Contains(cmd, strings.TrimPrefix(nf, "./")) {
-				return true
-			}
-		}
-		return false
+		return isNextCommand(cl.Command, p.Next.Commands)
 	}
-	for _, nf := range next.Files {
-		if sameFile(cl.File, nf) {
+	for _, nf := range p.Next.Files {
+		if sameFile(cl.File, nf, p.Cwd) {
 			return true
 		}
 	}
 	return false
 }
 
-// recoveryStep reports whether a call is one the restore asked for before Next: reading the
-// checkpoint, the snapshot or the Pointers, running zoneline's checkpoint commands or an
-// External state verify command, reloading skills, checking work in flight.
-func recoveryStep(cl transcript.Call, p *resumePending, stateRoot string) bool {
+// isNextCommand reports whether cmd runs one of nexts: every part of Next's command (the parts
+// between &&, ||, ;, | and newlines, cd left out) is a part of cmd (the same words, or those
+// words with more arguments; a part of two words or more that is most of Next's part counts
+// too), and every other part of cmd is a cd or only looks (readOnlyCommand). Touching Next's
+// file is not running Next: `git checkout -- file` is not `go test`, nor is
+// `rm file && go test`.
+func isNextCommand(cmd string, nexts []string) bool {
+	segs := segments(cmd)
+	if len(segs) == 0 {
+		return false
+	}
+	for _, nc := range nexts {
+		want := segments(nc)
+		used := make([]bool, len(segs))
+		ok, hit := true, false
+		for _, w := range want {
+			if isCd(w) {
+				continue
+			}
+			found := false
+			for i, s := range segs {
+				if s == w || strings.HasPrefix(s, w+" ") ||
+					strings.HasPrefix(w, s+" ") && strings.Count(s, " ") >= 1 && 2*len(s) >= len(w) {
+					used[i], found, hit = true, true, true
+				}
+			}
+			if !found {
+				ok = false
+				break
+			}
+		}
+		for i, s := range segs {
+			if ok && !used[i] && !isCd(s) && !readOnlyCommand(s) {
+				ok = false
+			}
+		}
+		if ok && hit {
+			return true
+		}
+	}
+	return false
+}
+
+// segments splits a shell command at &&, ||, ;, | and newlines, each part with its spaces
+// normalised and its harmless redirections (2>&1, to /dev/null) left out; empty parts are left
+// out.
+func segments(cmd string) []string {
+	cmd = dropHarmlessRedirects(cmd)
+	var out []string
+	for _, s := range strings.FieldsFunc(cmd, func(r rune) bool { return r == ';' || r == '|' || r == '&' || r == '\n' }) {
+		if s = normCmd(s); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func dropHarmlessRedirects(cmd string) string {
+	for _, r := range []string{"2>&1", "2>/dev/null", ">/dev/null", "2> /dev/null", "> /dev/null"} {
+		cmd = strings.ReplaceAll(cmd, r, " ")
+	}
+	return cmd
+}
+
+func isCd(seg string) bool { return seg == "cd" || strings.HasPrefix(seg, "cd ") }
+
+// neutral reports whether a call changes nothing the check judges: reading, searching, the
+// task list and plan-mode tools, background-work status, skills, and read-only shell commands.
+func neutral(cl transcript.Call) bool {
 	switch cl.Name {
-	case "Skill", "TaskOutput", "BashOutput", "TaskList", "TaskGet", "ListAgents", "TodoRead", "ToolSearch":
+	case "Read", "Grep", "Glob", "LS", "NotebookRead", "WebSearch", "WebFetch",
+		"TodoWrite", "TodoRead", "TaskCreate", "TaskUpdate", "TaskList", "TaskGet", "TaskOutput", "BashOutput",
+		"EnterPlanMode", "ExitPlanMode", "Skill", "ListAgents", "ToolSearch", "AskUserQuestion":
 		return true
 	case "Bash":
+		return readOnlyCommand(cl.Command)
+	}
+	return false
+}
+
+// readOnlyCommand reports whether a shell command only looks: each of its parts is a viewing
+// command (ls, cat, head, tail, wc, grep, …, sed -n, find without actions) or read-only git
+// (status, log, diff, show, branch listing, rev-parse, …), with no redirection into a file, no
+// command substitution. It errs towards "not read-only".
+func readOnlyCommand(cmd string) bool {
+	cmd = dropHarmlessRedirects(cmd)
+	if strings.ContainsAny(cmd, "<>`") || strings.Contains(cmd, "$(") {
+		return false
+	}
+	segs := segments(cmd)
+	if len(segs) == 0 {
+		return false
+	}
+	for _, s := range segs {
+		if !readOnlySegment(strings.Fields(s)) {
+			return false
+		}
+	}
+	return true
+}
+
+func readOnlySegment(w []string) bool {
+	switch w[0] {
+	case "cd", "pwd", "ls", "cat", "head", "tail", "wc", "grep", "rg", "stat", "file", "which", "tree", "echo", "true", "date", "nl", "du", "df", "uniq", "cut", "jq", "diff":
+		return true
+	case "sed":
+		return slices.Contains(w, "-n") && !slices.ContainsFunc(w, func(a string) bool { return strings.HasPrefix(a, "-i") || strings.HasPrefix(a, "--in-place") })
+	case "find":
+		return !slices.ContainsFunc(w, func(a string) bool {
+			return a == "-delete" || a == "-exec" || a == "-execdir" || a == "-ok" || a == "-okdir" || strings.HasPrefix(a, "-fprint") || a == "-fls"
+		})
+	case "git":
+		return readOnlyGit(w[1:])
+	}
+	return false
+}
+
+func readOnlyGit(w []string) bool {
+	for len(w) > 0 { // global options
+		switch {
+		case w[0] == "-C" || w[0] == "-c":
+			if w[0] == "-c" && len(w) > 1 && strings.Contains(w[1], "alias") {
+				return false
+			}
+			w = w[min(2, len(w)):]
+			continue
+		case w[0] == "--no-pager" || w[0] == "--no-optional-locks":
+			w = w[1:]
+			continue
+		}
+		break
+	}
+	if len(w) == 0 || slices.ContainsFunc(w, func(a string) bool { return strings.HasPrefix(a, "--output") || strings.HasPrefix(a, "--ext-diff") }) {
+		return false
+	}
+	args := w[1:]
+	switch w[0] {
+	case "status", "log", "diff", "show", "rev-parse", "ls-files", "ls-tree", "blame", "describe", "shortlog", "cat-file", "grep", "rev-list", "merge-base":
+		return true
+	case "branch":
+		list := false
+		for _, a := range args {
+			switch a {
+			case "--list", "-l", "--show-current":
+				list = true
+			case "-a", "--all", "-r", "--remotes", "-v", "-vv", "--verbose", "--no-color", "--color", "--merged", "--no-merged", "--contains":
+			default:
+				if !list || strings.HasPrefix(a, "-") {
+					return false
+				}
+			}
+		}
+		return true
+	case "stash", "worktree":
+		return len(args) >= 1 && args[0] == "list"
+	case "remote":
+		return len(args) == 0 || len(args) == 1 && (args[0] == "-v" || args[0] == "--verbose")
+	case "reflog":
+		return len(args) == 0 || args[0] == "show" || strings.HasPrefix(args[0], "-")
+	}
+	return false
+}
+
+// recoveryStep reports whether a call is one the restore asked for before Next: reading or
+// writing the checkpoint, the snapshot, the Pointers, the plan file or the output of a
+// background command or subagent; running zoneline's checkpoint commands or an External state
+// verify command.
+func recoveryStep(cl transcript.Call, p *resumePending, stateRoot string) bool {
+	if cl.Name == "Bash" {
 		cmd := normCmd(cl.Command)
-		if strings.HasPrefix(cmd, "zoneline ") || strings.Contains(cmd, "zoneline checkpoint") {
+		if strings.HasPrefix(cmd, "zoneline ") {
 			return true
 		}
 		for _, rc := range p.Recovery.Commands {
-			if normCmd(rc) == cmd {
-				return true
-			}
-		}
-		for _, f := range append([]string{p.Checkpoint, p.Snapshot}, p.Recovery.Files...) {
-			if f != "" && strings.Contains(cmd, f) {
+			if rc = normCmd(rc); rc != "" && (rc == cmd || slices.Contains(segments(cl.Command), rc)) {
 				return true
 			}
 		}
@@ -210,25 +435,36 @@ func recoveryStep(cl transcript.Call, p *resumePending, stateRoot string) bool {
 	if cl.File == "" {
 		return false
 	}
-	if cl.File == p.Checkpoint || cl.File == p.Snapshot || (stateRoot != "" && strings.HasPrefix(cl.File, stateRoot+string(filepath.Separator))) {
+	if sameFile(cl.File, p.Checkpoint, "") || sameFile(cl.File, p.Snapshot, "") ||
+		(stateRoot != "" && strings.HasPrefix(filepath.Clean(cl.File), stateRoot+string(filepath.Separator))) {
 		return true
 	}
 	for _, f := range p.Recovery.Files {
-		if sameFile(cl.File, f) {
+		if sameFile(cl.File, f, p.Cwd) {
 			return true
 		}
 	}
 	return false
 }
 
-// sameFile reports whether path (absolute, from a tool call) is name (absolute, or relative as
-// a checkpoint writes it).
-func sameFile(path, name string) bool {
-	if path == "" || name == "" {
-		return false
+// sameFile reports whether path (from a tool call, absolute) and name (absolute, or relative to
+// cwd as a checkpoint writes it) are the same file by absolute path. A relative name with no cwd
+// to resolve it matches nothing: a same-named file in another tree is another file.
+func sameFile(path, name, cwd string) bool {
+	abs := func(s string) string {
+		if s == "" {
+			return ""
+		}
+		if filepath.IsAbs(s) {
+			return filepath.Clean(s)
+		}
+		if cwd == "" || !filepath.IsAbs(cwd) {
+			return ""
+		}
+		return filepath.Join(cwd, s)
 	}
-	name = strings.TrimPrefix(name, "./")
-	return path == name || strings.HasSuffix(path, "/"+name) || strings.HasSuffix(name, "/"+path)
+	a, b := abs(path), abs(name)
+	return a != "" && a == b
 }
 
 func normCmd(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -57,9 +57,9 @@ func sessionStart(c *Context, h *payload.Hook) (Output, error) {
 	} else if n != built { // the state moved between the read and the update (or could not be read)
 		text = buildRestore(c, h.SessionID, restoreNumber(c, h.SessionID, n), "", c.now(), nil)
 	}
+	armResume(c, h, n, text, false) // resume.go: also removes an older compaction's check
 	if text == "" {
 		return Output{}, nil
 	}
-	armResume(c, h.SessionID, n, text) // resume.go
 	return AdditionalContext("SessionStart", text), nil
 }
