@@ -347,6 +347,108 @@ func TestResumeCheck(t *testing.T) {
 	}
 }
 
+// TestResumeCheckGuards: the check judges the right compaction and the right first call, or
+// gives no verdict: a later compaction, a boundary beyond the part read, calls made before the
+// restore's prompt, a check that nothing decided in three turns, a newer restore.
+func TestResumeCheckGuards(t *testing.T) {
+	arm := func(t *testing.T, viaPrompt bool) (*fixture, string, string) {
+		f := inflightFixture(t)
+		f.c.Config.Notify.Enabled = true
+		f.writeCheckpoint(goodCheckpoint(t, f.session))
+		f.run("hook-manual-PreCompact-*.json")
+		if !viaPrompt {
+			f.run("hook-manual-SessionStart-compact-01.json")
+		}
+		f.run("hook-manual-PostCompact-*.json")
+		pending, _ := f.c.State.SessionFile(f.session, ResumePendingFile)
+		verdict, _ := f.c.State.SessionFile(f.session, ResumeFile)
+		return f, pending, verdict
+	}
+	exists := func(p string) bool { _, err := os.Lstat(p); return err == nil }
+	readVerdict := func(t *testing.T, path string) string {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return ""
+		}
+		var v struct{ Verdict string }
+		if err := json.Unmarshal(data, &v); err != nil {
+			t.Fatal(err)
+		}
+		return v.Verdict
+	}
+	off := toolUseLine("b1", "Bash", map[string]string{"command": "rm -rf build"})
+
+	t.Run("a later compaction", func(t *testing.T) {
+		f, pending, verdict := arm(t, false)
+		if !exists(pending) {
+			t.Fatal("not armed")
+		}
+		if _, err := updateCompactions(f.c.State, f.session, func(cs *compactions) bool { cs.Count = 2; return true }); err != nil {
+			t.Fatal(err)
+		}
+		appendLines(t, f.tpath, boundaryLine, off)
+		f.runData(f.stopPayload(`[]`, `[]`))
+		if exists(verdict) || exists(pending) {
+			t.Errorf("verdict %v, pending %v: a check of compaction 1 judged after compaction 2", exists(verdict), exists(pending))
+		}
+	})
+	t.Run("boundary beyond the part read", func(t *testing.T) {
+		f, pending, verdict := arm(t, false)
+		filler := `{"type":"assistant","isSidechain":false,"message":{"role":"assistant","content":[{"type":"text","text":"` + strings.Repeat("x", 4000) + `"}]}}`
+		lines := []string{boundaryLine}
+		for range int(transcript.DefaultCallBytes/4000) + 10 {
+			lines = append(lines, filler)
+		}
+		appendLines(t, f.tpath, append(lines, off)...)
+		f.runData(f.stopPayload(`[]`, `[]`))
+		if exists(verdict) || exists(pending) {
+			t.Errorf("verdict %q, pending %v: an arbitrary call was judged the first", readVerdict(t, verdict), exists(pending))
+		}
+	})
+	t.Run("restore by prompt skips the calls before it", func(t *testing.T) {
+		f, pending, verdict := arm(t, true)
+		appendLines(t, f.tpath, boundaryLine, off) // the agent went on after an auto-compaction, without the restore
+		if out := f.run("hook-manual-UserPromptSubmit-05.json"); !strings.Contains(out, RestoreHeading) {
+			t.Fatalf("the prompt did not deliver the restore: %q", out)
+		}
+		if !exists(pending) {
+			t.Fatal("not armed")
+		}
+		appendLines(t, f.tpath, toolUseLine("b2", "Bash", map[string]string{"command": "go test ./auth"}))
+		f.runData(f.stopPayload(`[]`, `[]`))
+		if got := readVerdict(t, verdict); got != OnPlan {
+			t.Errorf("verdict %q, want %q: a call made before the restore was judged", got, OnPlan)
+		}
+	})
+	t.Run("expires after three turns", func(t *testing.T) {
+		f, pending, verdict := arm(t, false)
+		appendLines(t, f.tpath, boundaryLine, toolUseLine("g1", "Bash", map[string]string{"command": "git status"}))
+		for i := 1; i <= resumeMaxStops; i++ {
+			f.runData(f.stopPayload(`[]`, `[]`))
+			if exists(pending) != (i < resumeMaxStops) {
+				t.Fatalf("after Stop %d: pending %v", i, exists(pending))
+			}
+		}
+		appendLines(t, f.tpath, off)
+		f.runData(f.stopPayload(`[]`, `[]`))
+		if exists(verdict) {
+			t.Errorf("a verdict %q after the check expired", readVerdict(t, verdict))
+		}
+	})
+	t.Run("a newer restore removes the older check", func(t *testing.T) {
+		f, pending, _ := arm(t, false)
+		if !exists(pending) {
+			t.Fatal("not armed")
+		}
+		ck, _ := checkpoint.Path(f.c.State, f.session)
+		os.Remove(ck) // the next restore carries no checkpoint: nothing to check
+		f.run("hook-manual-SessionStart-compact-02.json")
+		if exists(pending) {
+			t.Error("the check of compaction 1 survived the restore of compaction 2")
+		}
+	})
+}
+
 // TestResumeCheckOff: [resume] check = false arms nothing.
 func TestResumeCheckOff(t *testing.T) {
 	f := inflightFixture(t)
