@@ -12,6 +12,7 @@ import (
 
 	"github.com/zoneline/zoneline/checkpoint"
 	"github.com/zoneline/zoneline/internal/jsonscan"
+	"github.com/zoneline/zoneline/internal/redact"
 	"github.com/zoneline/zoneline/internal/safetext"
 	"github.com/zoneline/zoneline/notify"
 	"github.com/zoneline/zoneline/payload"
@@ -203,7 +204,7 @@ func resumeCheck(c *Context, h *payload.Hook) {
 		wait() // only neutral calls so far: a next turn decides
 		return
 	}
-	next := strings.Join(append(append([]string{}, p.Next.Commands...), p.Next.Files...), " | ")
+	next := redact.String(strings.Join(append(append([]string{}, p.Next.Commands...), p.Next.Files...), " | "))
 	if err := writeVerdict(c.State, h.SessionID, p.N, verdict, call, next, c.now()); err != nil {
 		c.State.Log("hook", "Stop: resume check: %v", err)
 		return
@@ -469,12 +470,13 @@ func sameFile(path, name, cwd string) bool {
 
 func normCmd(s string) string { return strings.Join(strings.Fields(s), " ") }
 
+// describeCall is the call as text for the verdict and the notification: redacted, then cut.
 func describeCall(cl transcript.Call) string {
 	switch {
 	case cl.Name == "Bash":
-		return safetext.Clip("Bash `"+cl.Command+"`", 160)
+		return safetext.Clip(redact.String("Bash `"+cl.Command+"`"), 160)
 	case cl.File != "":
-		return safetext.Clip(cl.Name+" "+cl.File, 160)
+		return safetext.Clip(redact.String(cl.Name+" "+cl.File), 160)
 	}
 	return safetext.Clip(cl.Name, 60)
 }

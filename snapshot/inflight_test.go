@@ -1,6 +1,7 @@
 package snapshot
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -60,5 +61,34 @@ func TestInFlightRedacted(t *testing.T) {
 	in.redact()
 	if strings.Contains(in.Flight.Background[0].Command, tok) {
 		t.Errorf("not redacted: %q", in.Flight.Background[0].Command)
+	}
+}
+
+// TestSnapshotRedactsBeforeCut: a token straddling the cut of a background command, a prompt,
+// a command or a skill's arguments never reaches the snapshot, whole or as its head.
+func TestSnapshotRedactsBeforeCut(t *testing.T) {
+	tok := "ghp_16C7e42F292c6912E7710c838347Ae178B4a"
+	pad := strings.Repeat("a", transcript.MaxFlightText-10) + " "
+	cmd := pad + tok
+	lines := []string{
+		`{"type":"user","uuid":"u1","message":{"role":"user","content":"` + strings.Repeat("b", MaxPrompt-10) + " " + tok + `"}}`,
+		`{"type":"user","uuid":"u2","message":{"role":"user","content":"<command-name>/deploy</command-name><command-args>--key ` + tok + `</command-args>"}}`,
+		`{"type":"assistant","uuid":"a1","message":{"id":"m1","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"` + cmd + `","description":"` + cmd + `","run_in_background":true}}]}}`,
+	}
+	path := filepath.Join(t.TempDir(), "t.jsonl")
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	d := state.Dir{Root: filepath.Join(t.TempDir(), "state")}
+	s := Take(t.Context(), Input{SessionID: "11111111-1111-4111-8111-111111111111", Transcript: path, Now: time.Now(), State: &d})
+	data, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.InFlight.Flight.Background) != 1 || len(s.Skills) == 0 {
+		t.Fatalf("snapshot = %s", data)
+	}
+	if strings.Contains(string(data), tok[:8]) {
+		t.Errorf("the token (or its head) is in the snapshot: %s", data)
 	}
 }

@@ -110,6 +110,7 @@ func Take(ctx context.Context, in Input) *Snapshot {
 			s.Commands = append(s.Commands, Command{Command: c.Command, Description: c.Description})
 		}
 		s.Files, s.Skills = fs.Files, fs.Skills
+		s.Redact()
 		s.Compactions, s.Partial = fs.Compactions, fs.Partial
 		if fs.Context.Found {
 			s.ContextTokens = fs.Context.Tokens
@@ -137,6 +138,12 @@ func (s *Snapshot) Redact() {
 	for i := range s.Commands {
 		c := &s.Commands[i]
 		c.Command, c.Description = cut(redact.String(c.Command), MaxPrompt), redact.String(c.Description)
+	}
+	for i := range s.Skills { // "/deploy --token …": a skill's arguments are free text too
+		s.Skills[i] = redact.String(s.Skills[i])
+	}
+	for i := range s.Files {
+		s.Files[i] = redact.String(s.Files[i])
 	}
 	s.InFlight.redact() // inflight.go
 	if s.Git != nil {

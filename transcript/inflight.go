@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/zoneline/zoneline/internal/redact"
 	"github.com/zoneline/zoneline/internal/safetext"
 )
 
@@ -21,7 +22,7 @@ const (
 
 // Flight is the work in flight that the part of a transcript read records, mechanically: the
 // background commands started, the subagents dispatched, the latest task list, the permission
-// mode and the plan file. Every string is sanitized (safetext.Clip) and bounded. Lists are
+// mode and the plan file. Every string is redacted, then sanitized (clip) and bounded. Lists are
 // oldest first.
 type Flight struct {
 	Background        []Background `json:"background,omitempty"`
@@ -81,15 +82,26 @@ type Task struct {
 // Unfinished reports whether the task is not completed.
 func (t Task) Unfinished() bool { return t.Status != "completed" }
 
+// maxCollectTasks bounds the task list while it is collected: a task beyond it (a TaskCreate or
+// a TaskUpdate naming an id not seen) is counted in TasksDropped, not kept. Lookups go through
+// an id → index map, so a transcript of TaskUpdates with distinct ids costs linear time.
+const maxCollectTasks = 4 * MaxFlightTasks
+
 // flightCollector folds tool calls, tool results and mode records into a Flight.
 type flightCollector struct {
 	f       Flight
 	bg      map[string]int    // tool_use id → index in f.Background
+	bgByID  map[string][]int  // background task id (from its result) → indices in f.Background
 	agents  map[string]int    // tool_use id → index in f.Agents
+	agentID map[string][]int  // agentId → indices in f.Agents
 	creates map[string]string // TaskCreate tool_use id → subject, until its result names the id
-	tasks   []Task
-	todos   map[string][]Task // TodoWrite tool_use id → its list, until its result says it was applied
-	todosID string            // the last TodoWrite whose result has not come: applied at the end
+	tasks   []Task            // with deleted ones left as holes (taskDeleted) until done
+	taskIdx map[string]int    // task id → index in tasks, for live tasks
+	live    int               // tasks not deleted
+	// tasksDropped are the task ids beyond maxCollectTasks (each counted once).
+	tasksDropped map[string]struct{}
+	todos        map[string][]Task // TodoWrite tool_use id → its list, until its result says it was applied
+	todosID      string            // the last TodoWrite whose result has not come: applied at the end
 	// updates are TaskUpdate calls by tool_use id, applied when their result is not an error
 	// (or, with no result in the part read, at the end, in call order).
 	updates     map[string]taskUpdate
@@ -98,15 +110,52 @@ type flightCollector struct {
 
 type taskUpdate struct{ id, status, subject string }
 
+// taskDeleted marks a hole in flightCollector.tasks.
+const taskDeleted = "\x00deleted"
+
+// addTask appends a task, or counts it as dropped beyond maxCollectTasks; it returns its index
+// or -1.
+func (c *flightCollector) addTask(t Task) int {
+	if c.taskIdx == nil {
+		c.taskIdx = map[string]int{}
+	}
+	if c.live >= maxCollectTasks {
+		if c.tasksDropped == nil {
+			c.tasksDropped = map[string]struct{}{}
+		}
+		c.tasksDropped[t.ID] = struct{}{}
+		return -1
+	}
+	if i, ok := c.taskIdx[t.ID]; ok && t.ID != "" { // a second create of one id replaces it
+		c.tasks[i] = t
+		return i
+	}
+	c.tasks = append(c.tasks, t)
+	c.live++
+	i := len(c.tasks) - 1
+	c.taskIdx[t.ID] = i
+	return i
+}
+
 // update applies one TaskUpdate.
 func (c *flightCollector) update(u taskUpdate) {
-	i := slices.IndexFunc(c.tasks, func(t Task) bool { return t.ID == u.id })
-	if i < 0 {
-		c.tasks = append(c.tasks, Task{ID: u.id, Status: "pending"})
-		i = len(c.tasks) - 1
+	i, ok := c.taskIdx[u.id]
+	if !ok {
+		if u.status == "deleted" {
+			delete(c.tasksDropped, u.id)
+			return
+		}
+		if _, gone := c.tasksDropped[u.id]; gone {
+			return
+		}
+		if i = c.addTask(Task{ID: u.id, Status: "pending"}); i < 0 {
+			return
+		}
 	}
 	if u.status == "deleted" {
-		c.tasks = slices.Delete(c.tasks, i, i+1)
+		c.tasks[i].Status = taskDeleted
+		delete(c.taskIdx, u.id)
+		c.live--
 		return
 	}
 	if u.status != "" {
@@ -155,19 +204,19 @@ func (c *flightCollector) tool(b contentBlock, t time.Time) {
 			c.bg = map[string]int{}
 		}
 		c.bg[b.ID] = len(c.f.Background)
-		c.f.Background = append(c.f.Background, Background{ToolUseID: safetext.Clip(b.ID, 80),
-			Command: safetext.Clip(in.Command, MaxFlightText), Description: safetext.Clip(in.Description, MaxFlightText), Started: t})
+		c.f.Background = append(c.f.Background, Background{ToolUseID: clip(b.ID, 80),
+			Command: clip(in.Command, MaxFlightText), Description: clip(in.Description, MaxFlightText), Started: t})
 	case "Agent", "Task":
 		if c.agents == nil {
 			c.agents = map[string]int{}
 		}
 		c.agents[b.ID] = len(c.f.Agents)
-		c.f.Agents = append(c.f.Agents, Agent{ToolUseID: safetext.Clip(b.ID, 80), Type: safetext.Clip(in.SubagentType, 80),
-			Description: safetext.Clip(in.Description, MaxFlightText), Background: truthy(in.RunInBackground), Started: t})
+		c.f.Agents = append(c.f.Agents, Agent{ToolUseID: clip(b.ID, 80), Type: clip(in.SubagentType, 80),
+			Description: clip(in.Description, MaxFlightText), Background: truthy(in.RunInBackground), Started: t})
 	case "TodoWrite":
 		list := []Task{}
 		for _, td := range in.Todos {
-			list = append(list, Task{Subject: safetext.Clip(td.Content, MaxFlightText), Status: safetext.Clip(td.Status, 20)})
+			list = append(list, Task{Subject: clip(td.Content, MaxFlightText), Status: clip(td.Status, 20)})
 		}
 		if c.todos == nil {
 			c.todos = map[string][]Task{}
@@ -177,28 +226,26 @@ func (c *flightCollector) tool(b contentBlock, t time.Time) {
 		if c.creates == nil {
 			c.creates = map[string]string{}
 		}
-		c.creates[b.ID] = safetext.Clip(in.Subject, MaxFlightText)
+		c.creates[b.ID] = clip(in.Subject, MaxFlightText)
 	case "TaskUpdate":
 		if id := rawID(in.TaskID); id != "" {
 			if c.updates == nil {
 				c.updates = map[string]taskUpdate{}
 			}
-			c.updates[b.ID] = taskUpdate{id: id, status: safetext.Clip(in.Status, 20), subject: safetext.Clip(in.Subject, MaxFlightText)}
+			c.updates[b.ID] = taskUpdate{id: id, status: clip(in.Status, 20), subject: clip(in.Subject, MaxFlightText)}
 			c.updateOrder = append(c.updateOrder, b.ID)
 		}
 	case "KillShell", "KillBash", "TaskStop":
-		id := safetext.Clip(firstNonEmpty(in.ShellID, in.BashID, in.TaskID2, rawID(in.TaskID)), 80)
-		for i := range c.f.Background {
-			if id != "" && c.f.Background[i].ID == id {
-				c.f.Background[i].Stopped = true
-			}
+		id := clip(firstNonEmpty(in.ShellID, in.BashID, in.TaskID2, rawID(in.TaskID)), 80)
+		for _, i := range c.bgByID[id] {
+			c.f.Background[i].Stopped = true
 		}
 	case "EnterPlanMode":
 		c.mode("plan", t)
 	case "ExitPlanMode":
 		c.f.PlanSeen = true
 		if in.PlanFile != "" {
-			c.f.PlanFile = safetext.Clip(in.PlanFile, MaxFlightPath)
+			c.f.PlanFile = clip(in.PlanFile, MaxFlightPath)
 		}
 	}
 }
@@ -224,8 +271,14 @@ func (c *flightCollector) results(content []byte) {
 		if i, ok := c.bg[b.ToolUseID]; ok {
 			text := resultText(b.Content)
 			bg := &c.f.Background[i]
-			bg.ID = safetext.Clip(after(text, "with ID: ", ". "), 80)
-			bg.Output = safetext.Clip(after(text, "Output is being written to: ", ". "), MaxFlightPath)
+			bg.ID = clip(after(text, "with ID: ", ". "), 80)
+			if bg.ID != "" {
+				if c.bgByID == nil {
+					c.bgByID = map[string][]int{}
+				}
+				c.bgByID[bg.ID] = append(c.bgByID[bg.ID], i)
+			}
+			bg.Output = clip(after(text, "Output is being written to: ", ". "), MaxFlightPath)
 			bg.Output = strings.TrimSuffix(bg.Output, ".")
 			if b.IsError {
 				bg.Stopped = true
@@ -235,13 +288,17 @@ func (c *flightCollector) results(content []byte) {
 			a := &c.f.Agents[i]
 			text := resultText(b.Content)
 			if id := after(text, "agentId: ", " "); id != "" {
-				a.ID = safetext.Clip(strings.TrimRight(id, ".,;)"), 80)
+				a.ID = clip(strings.TrimRight(id, ".,;)"), 80)
+				if c.agentID == nil {
+					c.agentID = map[string][]int{}
+				}
+				c.agentID[a.ID] = append(c.agentID[a.ID], i)
 			}
 			if strings.Contains(text, "Async agent launched") {
 				a.Background = true // 2.1.332 runs agents in the background: a task notification ends them
 			}
 			if out := after(text, "output_file: ", "\n"); out != "" {
-				a.Output = safetext.Clip(out, MaxFlightPath)
+				a.Output = clip(out, MaxFlightPath)
 			}
 			a.Finished = !a.Background || b.IsError
 			a.Failed = b.IsError
@@ -269,7 +326,7 @@ func (c *flightCollector) results(content []byte) {
 			if id == "" || b.IsError {
 				continue
 			}
-			c.tasks = append(c.tasks, Task{ID: safetext.Clip(id, 40), Subject: subject, Status: "pending"})
+			c.addTask(Task{ID: clip(id, 40), Subject: subject, Status: "pending"})
 		}
 	}
 }
@@ -288,34 +345,52 @@ func (c *flightCollector) notification(text string) {
 // taskStatus applies a background task's status (a notification or a task_status attachment)
 // to the background command or subagent it names.
 func (c *flightCollector) taskStatus(id, toolUseID, status, output string) {
-	id, status = safetext.Clip(id, 80), safetext.Clip(status, 20)
+	id, status = clip(id, 80), clip(status, 20)
 	if status == "" || (id == "" && toolUseID == "") {
 		return
 	}
 	ended := status != "running" && status != "pending"
-	for i := range c.f.Background {
+	seen := map[int]bool{}
+	mark := func(i int) {
+		if seen[i] {
+			return
+		}
+		seen[i] = true
 		b := &c.f.Background[i]
-		if (id != "" && b.ID == id) || (toolUseID != "" && b.ToolUseID == toolUseID) {
-			b.Status, b.Stopped = status, b.Stopped || ended
+		b.Status, b.Stopped = status, b.Stopped || ended
+	}
+	for _, i := range c.bgByID[id] {
+		mark(i)
+	}
+	if i, ok := c.bg[toolUseID]; ok && toolUseID != "" {
+		mark(i)
+	}
+	clear(seen)
+	markAgent := func(i int) {
+		if seen[i] {
+			return
+		}
+		seen[i] = true
+		a := &c.f.Agents[i]
+		if ended {
+			a.Finished = true
+			a.Failed = a.Failed || status != "completed"
+		}
+		if a.Output == "" && output != "" {
+			a.Output = clip(output, MaxFlightPath)
 		}
 	}
-	for i := range c.f.Agents {
-		a := &c.f.Agents[i]
-		if (id != "" && a.ID == id) || (toolUseID != "" && a.ToolUseID == toolUseID) {
-			if ended {
-				a.Finished = true
-				a.Failed = a.Failed || status != "completed"
-			}
-			if a.Output == "" && output != "" {
-				a.Output = safetext.Clip(output, MaxFlightPath)
-			}
-		}
+	for _, i := range c.agentID[id] {
+		markAgent(i)
+	}
+	if i, ok := c.agents[toolUseID]; ok && toolUseID != "" {
+		markAgent(i)
 	}
 }
 
 // mode records a permission mode in force at t.
 func (c *flightCollector) mode(m string, t time.Time) {
-	m = safetext.Clip(m, 40)
+	m = clip(m, 40)
 	if m == "" {
 		return
 	}
@@ -380,7 +455,7 @@ func (c *flightCollector) record(typ string, line []byte) {
 		case "plan_mode", "plan_mode_reentry":
 			c.f.PlanSeen = true
 			if r.Attachment.PlanFile != "" {
-				c.f.PlanFile = safetext.Clip(r.Attachment.PlanFile, MaxFlightPath)
+				c.f.PlanFile = clip(r.Attachment.PlanFile, MaxFlightPath)
 			}
 		}
 	}
@@ -400,7 +475,14 @@ func (c *flightCollector) done() Flight {
 	f.Background, f.BackgroundDropped = capLast(f.Background, MaxFlightBackground)
 	f.Agents, f.AgentsDropped = capLast(f.Agents, MaxFlightAgents)
 	f.Todos, f.TodosDropped = capFirst(slices.Clone(f.Todos), MaxFlightTasks)
-	f.Tasks, f.TasksDropped = capFirst(c.tasks, MaxFlightTasks)
+	var tasks []Task
+	for _, t := range c.tasks {
+		if t.Status != taskDeleted {
+			tasks = append(tasks, t)
+		}
+	}
+	f.Tasks, f.TasksDropped = capFirst(tasks, MaxFlightTasks)
+	f.TasksDropped += len(c.tasksDropped)
 	return f
 }
 
@@ -437,9 +519,9 @@ func rawID(raw json.RawMessage) string {
 		if json.Unmarshal(raw, &s) != nil {
 			return ""
 		}
-		return safetext.Clip(s, 40)
+		return clip(s, 40)
 	}
-	return safetext.Clip(string(raw), 40)
+	return clip(string(raw), 40)
 }
 
 // resultText returns a tool_result's content as text: a string, or its text blocks joined.
@@ -491,3 +573,7 @@ func firstNonEmpty(ss ...string) string {
 	}
 	return ""
 }
+
+// clip redacts s (internal/redact), then sanitizes and cuts it to n runes: redacting first, so
+// that no cut can split a credential and let its head through unrecognised.
+func clip(s string, n int) string { return safetext.Clip(redact.String(s), n) }

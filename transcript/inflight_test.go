@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -102,5 +103,91 @@ func TestFlightHostile(t *testing.T) {
 	}
 	if !strings.Contains(last.ID, "../../etc/") {
 		t.Errorf("the id is kept as text: %q", last.ID)
+	}
+}
+
+// TestFlightTaskUpdates: TaskUpdates by id keep the order the tasks came in, a deleted one is
+// gone, and distinct ids beyond the collection cap are counted, each once, not kept.
+func TestFlightTaskUpdates(t *testing.T) {
+	var b strings.Builder
+	n := 0
+	call := func(name, input string) {
+		n++
+		fmt.Fprintf(&b, `{"type":"assistant","uuid":"u%d","message":{"id":"m%d","content":[{"type":"tool_use","id":"t%d","name":%q,"input":%s}]}}`+"\n", n, n, n, name, input)
+	}
+	result := func(content string) {
+		fmt.Fprintf(&b, `{"type":"user","uuid":"r%d","message":{"content":[{"type":"tool_result","tool_use_id":"t%d","content":%q}]}}`+"\n", n, n, content)
+	}
+	for i := 1; i <= 3; i++ {
+		call("TaskCreate", fmt.Sprintf(`{"subject":"task %d","description":"d"}`, i))
+		result(fmt.Sprintf("Task #%d created successfully: task %d", i, i))
+	}
+	call("TaskUpdate", `{"taskId":"2","status":"deleted"}`)
+	result("Updated task #2 deleted")
+	call("TaskUpdate", `{"taskId":"3","status":"in_progress"}`)
+	result("Updated task #3 status")
+	const extra = 5000
+	for i := range extra { // distinct ids never created
+		call("TaskUpdate", fmt.Sprintf(`{"taskId":"x%d","status":"completed"}`, i))
+		result("Updated task")
+		call("TaskUpdate", fmt.Sprintf(`{"taskId":"x%d","subject":"again"}`, i)) // the same id: counted once
+		result("Updated task")
+	}
+	path := filepath.Join(t.TempDir(), "t.jsonl")
+	if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	fs, err := Facts(path, 64<<20, FactLimits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := fs.Flight
+	if len(f.Tasks) != MaxFlightTasks || f.Tasks[0].ID != "1" || f.Tasks[1].ID != "3" || f.Tasks[1].Status != "in_progress" || f.Tasks[2].ID != "x0" {
+		t.Errorf("tasks = %+v…", f.Tasks[:3])
+	}
+	if want := 2 + extra - MaxFlightTasks; f.TasksDropped != want {
+		t.Errorf("dropped %d, want %d", f.TasksDropped, want)
+	}
+}
+
+// TestFlightRedactsBeforeCut: a token that straddles MaxFlightText is redacted, not cut into a
+// head no redaction recognises.
+func TestFlightRedactsBeforeCut(t *testing.T) {
+	pad := strings.Repeat("a", MaxFlightText-12) + " "
+	tokens := []string{"ghp_16C7e42F292c6912E7710c838347Ae178B4a", "sk-ant-api03-Xq7vR2mK9pL4nT8wZ1cF6hJ3bD5gS0aE"}
+	for _, tok := range tokens {
+		text := pad + tok
+		in := func(v any) string { b, _ := json.Marshal(v); return string(b) }
+		var b strings.Builder
+		fmt.Fprintf(&b, `{"type":"assistant","uuid":"a1","message":{"id":"m1","content":[{"type":"tool_use","id":"t1","name":"Bash","input":%s}]}}`+"\n",
+			in(map[string]any{"command": text, "description": text, "run_in_background": true}))
+		fmt.Fprintf(&b, `{"type":"assistant","uuid":"a2","message":{"id":"m2","content":[{"type":"tool_use","id":"t2","name":"Agent","input":%s}]}}`+"\n",
+			in(map[string]any{"description": text, "subagent_type": "x", "prompt": "p"}))
+		fmt.Fprintf(&b, `{"type":"assistant","uuid":"a3","message":{"id":"m3","content":[{"type":"tool_use","id":"t3","name":"TodoWrite","input":%s}]}}`+"\n",
+			in(map[string]any{"todos": []map[string]string{{"content": text, "status": "pending"}}}))
+		fmt.Fprintf(&b, `{"type":"assistant","uuid":"a4","message":{"id":"m4","content":[{"type":"tool_use","id":"t4","name":"TaskCreate","input":%s}]}}`+"\n",
+			in(map[string]any{"subject": text}))
+		b.WriteString(`{"type":"user","uuid":"r4","message":{"content":[{"type":"tool_result","tool_use_id":"t4","content":"Task #1 created successfully"}]}}` + "\n")
+		fmt.Fprintf(&b, `{"type":"assistant","uuid":"a5","message":{"id":"m5","content":[{"type":"tool_use","id":"t5","name":"TaskUpdate","input":%s}]}}`+"\n",
+			in(map[string]any{"taskId": "1", "subject": text}))
+		path := filepath.Join(t.TempDir(), "t.jsonl")
+		if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		fs, err := Facts(path, 0, FactLimits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := fs.Flight
+		if len(f.Background) != 1 || len(f.Agents) != 1 || len(f.Todos) != 1 || len(f.Tasks) != 1 {
+			t.Fatalf("flight = %+v", f)
+		}
+		head := tok[:8]
+		for what, s := range map[string]string{"command": f.Background[0].Command, "description": f.Background[0].Description,
+			"agent": f.Agents[0].Description, "todo": f.Todos[0].Subject, "task": f.Tasks[0].Subject} {
+			if strings.Contains(s, head) || !strings.Contains(s, "[REDACTED") {
+				t.Errorf("%s: %q: the token's head survived the cut", what, s)
+			}
+		}
 	}
 }
