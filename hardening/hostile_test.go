@@ -211,6 +211,22 @@ func generated() []hcase {
 			tr, _ := os.ReadFile(w.transcript)
 			write(t, p, append(tr, hostileFlight(10000, 5000)...))
 		}),
+		// 8 MB of TaskUpdates with 51,043 distinct ids (each unknown, so each adds a task): the
+		// collection stays linear and capped, and PreCompact writes its snapshot in its deadline.
+		hcase{name: "transcript-51043-task-updates", stdin: withRaw("transcript_path", []byte(`"@ROOT@/hostile-transcript"`), noUsage),
+			setup: func(t *testing.T, w *world) []string {
+				write(t, filepath.Join(w.root, "hostile-transcript"), hostileTaskUpdates(51043))
+				return nil
+			},
+			check: func(t *testing.T, w *world) {
+				snaps, _ := filepath.Glob(filepath.Join(w.state, "snapshots", "*.json"))
+				for _, sp := range snaps {
+					if b, _ := os.ReadFile(sp); bytes.Contains(b, []byte(`"tasks_dropped":`)) {
+						return
+					}
+				}
+				t.Errorf("PreCompact wrote no snapshot with the capped task list (snapshots %v)", snaps)
+			}},
 		stateSetup("state-inflight-garbage", func(t *testing.T, w *world) {
 			write(t, filepath.Join(sdir(w), "inflight-stop.json"), []byte("\x00{\"background\":[[[\xff"))
 			write(t, filepath.Join(sdir(w), hook.ResumePendingFile), []byte(`{"n":"x","Next":{"Commands":[5]}}`))
@@ -609,5 +625,15 @@ func hostileFlight(n, todos int) []byte {
 		fmt.Fprintf(&b, `{"content":"item %d \u202e\u001b[1m","status":"pending"}`, i)
 	}
 	b.WriteString("]}}]}}\n")
+	return b.Bytes()
+}
+
+// hostileTaskUpdates is transcript records: n TaskUpdate calls, each naming a task id never
+// created (their results not in the part read, so all apply at the end), about 8 MB for 51,043.
+func hostileTaskUpdates(n int) []byte {
+	var b bytes.Buffer
+	for i := range n {
+		fmt.Fprintf(&b, `{"type":"assistant","uuid":"u%d","message":{"id":"m%d","content":[{"type":"tool_use","id":"toolu_%d","name":"TaskUpdate","input":{"taskId":"%d"}}]}}`+"\n", i, i, i, i)
+	}
 	return b.Bytes()
 }
