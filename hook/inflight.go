@@ -8,6 +8,7 @@ import (
 
 	"github.com/zoneline/zoneline/config"
 	"github.com/zoneline/zoneline/internal/safetext"
+	"github.com/zoneline/zoneline/payload"
 	"github.com/zoneline/zoneline/snapshot"
 	"github.com/zoneline/zoneline/transcript"
 )
@@ -63,6 +64,25 @@ func inFlightLines(snap *snapshot.Snapshot) []string {
 	}
 
 	stop := in.Stop
+	// Claude Code's last Stop lists the same background work by id: an item the transcript
+	// shows is listed once, with the status the Stop gave it.
+	stopStatus := map[string]string{}
+	if stop != nil {
+		for _, t := range stop.Background {
+			if t.ID != "" {
+				stopStatus[t.ID] = t.Status
+			}
+		}
+	}
+	shown := map[string]bool{}
+	listed := func(id string) string {
+		st, ok := stopStatus[id]
+		if !ok || id == "" {
+			return ""
+		}
+		shown[id] = true
+		return ", listed by Claude Code's last Stop as " + orUnknown(st)
+	}
 	var bgOpen []transcript.Background
 	finished := 0
 	for _, b := range f.Background {
@@ -78,8 +98,8 @@ func inFlightLines(snap *snapshot.Snapshot) []string {
 	for i := len(bgOpen) - 1; i >= 0 && len(bgOpen)-i <= maxItemLines; i-- {
 		b := bgOpen[i]
 		id := idOr(b.ID, b.ToolUseID)
-		add("  - %s: `%s`%s, output %s, started %s. Read its output (or TaskOutput %s) before running it again.",
-			id, b.Command, desc(b.Description), orUnknown(b.Output), clock(b.Started), id)
+		add("  - %s: `%s`%s, output %s, started %s%s. Read its output (or TaskOutput %s) before running it again.",
+			id, b.Command, desc(b.Description), orUnknown(b.Output), clock(b.Started), listed(b.ID), id)
 	}
 	more(add, len(bgOpen)-maxItemLines, "background commands (older)")
 
@@ -109,7 +129,7 @@ func inFlightLines(snap *snapshot.Snapshot) []string {
 		if a.Output != "" {
 			out = ", output " + a.Output
 		}
-		add("  - %s (%s)%s, started %s, %s%s.", idOr(a.ID, a.ToolUseID), orUnknown(a.Type), desc(a.Description), clock(a.Started), what, out)
+		add("  - %s (%s)%s, started %s, %s%s%s.", idOr(a.ID, a.ToolUseID), orUnknown(a.Type), desc(a.Description), clock(a.Started), what, out, listed(a.ID))
 	}
 	more(add, len(agOpen)-maxItemLines, "subagents (older)")
 	if len(agDone) > 0 {
@@ -136,11 +156,19 @@ func inFlightLines(snap *snapshot.Snapshot) []string {
 	taskList(add, "task list (last TodoWrite)", f.Todos, f.TodosDropped)
 	taskList(add, "tasks (TaskCreate/TaskUpdate)", f.Tasks, f.TasksDropped)
 
-	if !stop.Empty() {
-		add("- Claude Code's last Stop (%s) listed as in flight:", clock(stop.Time))
-		for i, t := range stop.Background {
+	var stopRest []payload.BackgroundTask
+	if stop != nil {
+		for _, t := range stop.Background {
+			if !shown[t.ID] {
+				stopRest = append(stopRest, t)
+			}
+		}
+	}
+	if stop != nil && (len(stopRest) > 0 || len(stop.Crons) > 0 || stop.BackgroundDropped > 0 || stop.CronsDropped > 0) {
+		add("- Claude Code's last Stop (%s) listed as in flight%s:", clock(stop.Time), alsoAbove(len(shown)))
+		for i, t := range stopRest {
 			if i == maxItemLines {
-				more(add, len(stop.Background)-i, "entries")
+				more(add, len(stopRest)-i, "entries")
 				break
 			}
 			cmd := ""
@@ -199,6 +227,14 @@ func inFlightLines(snap *snapshot.Snapshot) []string {
 		head += " The snapshot read the whole transcript; items from before an earlier compaction may still be listed."
 	}
 	return append([]string{head}, items...)
+}
+
+// alsoAbove says how many of the Stop's entries are listed above, with the transcript's items.
+func alsoAbove(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (besides the %d listed above)", n)
 }
 
 // stopSaysGone reports whether the last Stop, recorded after the command started, did not list

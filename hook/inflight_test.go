@@ -63,6 +63,7 @@ func TestRestoreListsWorkInFlight(t *testing.T) {
 		InFlightHeading, "check each unfinished item",
 		"1 background command(s) not known to have finished (2 more stopped or no longer listed by Claude Code)",
 		"  - bzk3p9: `make build-all > /dev/null` \"Long build\", output /tmp/claude-0/-home-user-project/tasks/bzk3p9.output",
+		", listed by Claude Code's last Stop as running. Read its output",
 		"2 subagent(s) with no result before the compaction, most recent first", "do not dispatch one again",
 		"  - a4f00d (general-purpose) \"Watch the deploy\", started 22:00:24Z, launched in the background: its report comes as a notification, output /tmp/claude-0/",
 		"subagents that returned their result (in the transcript or their output file, not in this summary): toolu_ag1 (tool call id) (Explore) \"Survey the schema\"",
@@ -71,12 +72,15 @@ func TestRestoreListsWorkInFlight(t *testing.T) {
 		"[completed] Write the migration", "[in_progress] Run the migration on staging", "[pending] Update the docs",
 		"[in_progress] #2 Tag the release", "[completed] #1 Review PR 42",
 		"Plan mode was on earlier in this session (plan file /home/user/.claude/plans/quiet-migration.md); the permission mode at PreCompact was acceptEdits",
-		"shell bzk3p9 (running) \"Long build\"", "scheduled wake-up cron-7 `*/10 * * * *` (recurring): \"check the build\"",
+		"Claude Code's last Stop (", "listed as in flight (besides the 1 listed above):", "scheduled wake-up cron-7 `*/10 * * * *` (recurring): \"check the build\"",
 		"the whole transcript",
 	} {
 		if !strings.Contains(ctx, want) {
 			t.Errorf("restore lacks %q", want)
 		}
+	}
+	if n := strings.Count(ctx, "bzk3p9 "); n != 0 || strings.Count(ctx, "bzk3p9:") != 1 {
+		t.Errorf("the background command the transcript and the Stop both list is listed %d+%d times, want once", n, strings.Count(ctx, "bzk3p9:"))
 	}
 	if !strings.Contains(ctx, "(1 subagent call(s) were refused or failed: they did not run.)") {
 		t.Error("the refused subagent is not counted")
@@ -169,10 +173,24 @@ func TestStopRecord(t *testing.T) {
 		t.Fatalf("after nothing in flight: %+v %v", r, err)
 	}
 	fi1, _ := os.Lstat(path)
-	time.Sleep(20 * time.Millisecond)
 	f.runData(f.stopPayload(`[]`, `[]`))
-	if fi2, _ := os.Lstat(path); !fi2.ModTime().Equal(fi1.ModTime()) {
+	if fi2, _ := os.Lstat(path); !os.SameFile(fi1, fi2) {
 		t.Error("an empty record was rewritten")
+	}
+	// The same work in flight again: not rewritten (no write, no fsync), its time moves on.
+	running := `[{"id":"b1","type":"shell","status":"running","description":"build"}]`
+	f.runData(f.stopPayload(running, `[]`))
+	r1, _ := snapshot.LoadStop(f.c.State, f.session)
+	fi1, _ = os.Lstat(path)
+	time.Sleep(20 * time.Millisecond)
+	f.runData(f.stopPayload(running, `[]`))
+	fi2, _ := os.Lstat(path)
+	r2, err := snapshot.LoadStop(f.c.State, f.session)
+	if !os.SameFile(fi1, fi2) {
+		t.Error("a Stop that lists the same work in flight rewrote the record")
+	}
+	if err != nil || r1 == nil || !r2.Time.After(r1.Time) || len(r2.Background) != 1 {
+		t.Errorf("the unchanged record's time did not move on: %+v → %+v (%v)", r1, r2, err)
 	}
 	// 10,000 background tasks: capped, counted.
 	var b strings.Builder
@@ -188,6 +206,23 @@ func TestStopRecord(t *testing.T) {
 	r, _ = snapshot.LoadStop(f.c.State, f.session)
 	if len(r.Background) != payload.MaxInFlight || r.BackgroundDropped != 10000-payload.MaxInFlight {
 		t.Errorf("10,000 tasks: %d kept, %d dropped", len(r.Background), r.BackgroundDropped)
+	}
+}
+
+// TestStopListedNothing: a background command started before the last Stop, which listed
+// nothing in flight, has finished: the restore does not list it as unfinished.
+func TestStopListedNothing(t *testing.T) {
+	f := inflightFixture(t)
+	f.runData(f.stopPayload(`[{"id":"bzk3p9","type":"shell","status":"running","description":"Long build"}]`, `[]`))
+	f.runData(f.stopPayload(`[]`, `[]`)) // it finished: the next Stop lists nothing
+	f.writeCheckpoint(goodCheckpoint(t, f.session))
+	f.run("hook-manual-PreCompact-*.json")
+	ctx := additionalContext(t, f.run("hook-manual-SessionStart-compact-01.json"))
+	if strings.Contains(ctx, "bzk3p9") || strings.Contains(ctx, "not known to have finished") {
+		t.Errorf("a background command the last Stop no longer listed is listed as unfinished:\n%s", ctx)
+	}
+	if !strings.Contains(ctx, InFlightHeading) {
+		t.Errorf("no work in flight at all:\n%s", ctx)
 	}
 }
 

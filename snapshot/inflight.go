@@ -1,11 +1,11 @@
 package snapshot
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"os"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/zoneline/zoneline/internal/jsonscan"
@@ -33,7 +33,7 @@ const (
 // other live sessions of the same project, from the registry.
 type InFlight struct {
 	Flight transcript.Flight `json:"flight"`
-	Stop   *StopRecord       `json:"stop,omitempty"` // nil when no Stop recorded background work
+	Stop   *StopRecord       `json:"stop,omitempty"` // the last Stop record (empty: Stop listed nothing); nil when there is none
 	Pane   string            `json:"tmux_pane,omitempty"`
 	Peers  []Peer            `json:"peers,omitempty"`
 	// PeersDropped counts live sessions of the project beyond MaxPeers.
@@ -67,38 +67,49 @@ func (r *StopRecord) Empty() bool {
 func StopPath(d state.Dir, id string) (string, error) { return d.SessionFile(id, StopFile) }
 
 // RecordStop keeps what a Stop payload says is in flight. With nothing in flight it costs one
-// failed open when no record exists, and rewrites an existing record only when it still lists
-// something (so "nothing in flight since" is recorded once). No encoding/json: Stop runs after
-// every turn.
+// failed open when no record exists. A record that already says the same (the same entries, or
+// nothing) is not rewritten: its modification time is moved to now instead (no write, no
+// fsync), and LoadStop takes the later of the two as the record's time; so "nothing in flight
+// since" is written once, and work in flight costs a write only when the list changes. No
+// encoding/json: Stop runs after every turn.
 func RecordStop(d state.Dir, id string, f *payload.InFlight, now time.Time) error {
 	path, err := StopPath(d, id)
 	if err != nil {
 		return err
 	}
-	if f.Empty() {
-		old, err := state.ReadFile(path, maxStopFile)
-		if err != nil {
-			if errors.Is(err, os.ErrNotExist) {
-				return nil
-			}
-			return err
-		}
-		if emptyRecord(old) {
+	old, err := state.ReadFile(path, maxStopFile)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		if f.Empty() {
 			return nil
 		}
+	case err != nil:
+		if f.Empty() {
+			return err
+		}
+	}
+	b := appendStop(nil, f, now)
+	if err == nil && sameEntries(old, b) {
+		if terr := os.Chtimes(path, now, now); terr != nil {
+			return terr
+		}
+		return nil
 	}
 	if _, err := d.Session(id); err != nil {
 		return err
 	}
-	return state.WriteFile(path, appendStop(nil, f, now))
+	if err := state.WriteFile(path, b); err != nil {
+		return err
+	}
+	os.Chtimes(path, now, now) // the record's time is its modification time too (LoadStop)
+	return nil
 }
 
-// emptyRecord reports whether a record's text lists nothing (what appendStop writes for an
-// empty payload).
-func emptyRecord(b []byte) bool {
-	s := string(b)
-	return strings.Contains(s, `"background":[]`) && strings.Contains(s, `"crons":[]`) &&
-		strings.Contains(s, `"background_dropped":0,`) && strings.Contains(s, `"crons_dropped":0}`)
+// sameEntries reports whether two records (appendStop's text) list the same, their times aside.
+func sameEntries(a, b []byte) bool {
+	const from = `,"background":[`
+	i, j := bytes.Index(a, []byte(from)), bytes.Index(b, []byte(from))
+	return i >= 0 && j >= 0 && bytes.Equal(a[i:], b[j:])
 }
 
 func appendStop(b []byte, f *payload.InFlight, now time.Time) []byte {
@@ -149,7 +160,9 @@ func appendStop(b []byte, f *payload.InFlight, now time.Time) []byte {
 	return append(b, "}\n"...)
 }
 
-// LoadStop reads the session's Stop record; nil when there is none or it does not read.
+// LoadStop reads the session's Stop record; nil when there is none or it does not read. Its
+// time is the later of the one written and the file's modification time (RecordStop moves it
+// forward when a Stop said the same again).
 func LoadStop(d state.Dir, id string) (*StopRecord, error) {
 	path, err := StopPath(d, id)
 	if err != nil {
@@ -163,6 +176,9 @@ func LoadStop(d state.Dir, id string) (*StopRecord, error) {
 	if err := json.Unmarshal(data, r); err != nil {
 		return nil, errors.New("zoneline: " + path + ": " + err.Error())
 	}
+	if fi, err := os.Lstat(path); err == nil && fi.ModTime().After(r.Time) {
+		r.Time = fi.ModTime().UTC()
+	}
 	return r, nil
 }
 
@@ -172,8 +188,8 @@ func inFlight(in Input, f transcript.Flight) *InFlight {
 	if in.State == nil {
 		return out
 	}
-	if r, err := LoadStop(*in.State, in.SessionID); err == nil && !r.Empty() {
-		out.Stop = r
+	if r, err := LoadStop(*in.State, in.SessionID); err == nil {
+		out.Stop = r // an empty one too: what Stop no longer lists has finished
 	}
 	es, _ := sessions.List(*in.State, sessions.Options{Now: in.Now})
 	var self *sessions.Entry
