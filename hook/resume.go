@@ -115,13 +115,19 @@ func armResume(c *Context, h *payload.Hook, n int, restore string, byPrompt bool
 			p.Skip, p.SkipID = len(calls), calls[len(calls)-1].ID
 		}
 	}
-	writePending(c, path, &p)
+	writePending(c, path, &p, true)
 }
 
-func writePending(c *Context, path string, p *resumePending) {
+// writePending writes the pending check; sync false skips the fsync (a Stop counting a turn:
+// losing the count in a crash costs one more turn of waiting).
+func writePending(c *Context, path string, p *resumePending, sync bool) {
 	data, err := json.Marshal(p)
 	if err == nil {
-		err = state.WriteFile(path, data)
+		if sync {
+			err = state.WriteFile(path, data)
+		} else {
+			err = state.Replace(path, data)
+		}
 	}
 	if err != nil {
 		c.State.Log("hook", "resume check: %v", err)
@@ -163,7 +169,7 @@ func resumeCheck(c *Context, h *payload.Hook) {
 			drop("nothing decided in %d turns (expired)", p.Stops)
 			return
 		}
-		writePending(c, path, &p)
+		writePending(c, path, &p, false)
 	}
 	cs, err := loadCompactions(c.State, h.SessionID)
 	switch {

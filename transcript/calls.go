@@ -8,6 +8,8 @@ import (
 // DefaultCallBytes is how far back from the end CallsSinceCompaction reads.
 const DefaultCallBytes int64 = 2 << 20
 
+var compactBoundaryMarker = []byte("compact_boundary")
+
 // maxCalls is how many tool calls CallsSinceCompaction returns at most (the first ones).
 const maxCalls = 200
 
@@ -33,20 +35,60 @@ func CallsSinceCompaction(path string, maxBytes int64) (calls []Call, found bool
 		return nil, false, err
 	}
 	defer f.Close()
-	start := max(0, size-maxBytes)
-	buf := make([]byte, size-start)
-	if err := readAt(f, buf, start); err != nil {
-		return nil, false, err
-	}
-	if start > 0 {
-		i := bytes.IndexByte(buf, '\n')
-		if i < 0 {
-			return nil, false, nil
-		}
-		buf = buf[i+1:]
-	}
-	seen := map[string]bool{}
+	// The boundary is usually near the end (the check runs on the few turns after a
+	// compaction): look in the last 64 KB first, then in the whole part.
 	var content []byte
+	for _, n := range []int64{min(maxBytes, 64<<10), maxBytes} {
+		start := max(0, size-n)
+		buf := make([]byte, size-start)
+		if err := readAt(f, buf, start); err != nil {
+			return nil, false, err
+		}
+		if start > 0 {
+			i := bytes.IndexByte(buf, '\n')
+			if i < 0 {
+				if n == maxBytes {
+					return nil, false, nil
+				}
+				continue
+			}
+			buf = buf[i+1:]
+		}
+		if rest, ok := afterBoundary(buf, &content); ok {
+			return callsIn(rest, &content), true, nil
+		}
+		if start == 0 || n == maxBytes {
+			return callsIn(buf, &content), false, nil
+		}
+	}
+	return nil, false, nil
+}
+
+// afterBoundary returns what follows the last main-chain compact_boundary record in buf,
+// found from the end.
+func afterBoundary(buf []byte, content *[]byte) ([]byte, bool) {
+	for end := len(buf); end > 0; {
+		i := bytes.LastIndex(buf[:end], compactBoundaryMarker)
+		if i < 0 {
+			return nil, false
+		}
+		ls := bytes.LastIndexByte(buf[:i], '\n') + 1
+		le := len(buf)
+		if j := bytes.IndexByte(buf[i:], '\n'); j >= 0 {
+			le = i + j
+		}
+		if rec, ok := parseRecord(buf[ls:le], content); ok && rec.IsCompactBoundary() && !rec.Sidechain {
+			return buf[le:], true
+		}
+		end = ls
+	}
+	return nil, false
+}
+
+// callsIn returns the main chain's tool calls in buf (whole records), after the last boundary
+// it meets, at most maxCalls.
+func callsIn(buf []byte, content *[]byte) (calls []Call) {
+	seen := map[string]bool{}
 	for len(buf) > 0 {
 		line := buf
 		if i := bytes.IndexByte(buf, '\n'); i >= 0 {
@@ -61,13 +103,13 @@ func CallsSinceCompaction(path string, maxBytes int64) (calls []Call, found bool
 		if typ == "assistant" && !bytes.Contains(line, toolUseMarker) {
 			continue
 		}
-		content = content[:0]
-		rec, ok := parseRecord(line, &content)
+		*content = (*content)[:0]
+		rec, ok := parseRecord(line, content)
 		if !ok {
 			continue
 		}
 		if rec.IsCompactBoundary() && !rec.Sidechain {
-			calls, found = calls[:0], true
+			calls = calls[:0]
 			clear(seen)
 			continue
 		}
@@ -75,7 +117,7 @@ func CallsSinceCompaction(path string, maxBytes int64) (calls []Call, found bool
 			continue
 		}
 		var blocks []contentBlock
-		if json.Unmarshal(content, &blocks) != nil {
+		if json.Unmarshal(*content, &blocks) != nil {
 			continue
 		}
 		for _, b := range blocks {
@@ -98,5 +140,5 @@ func CallsSinceCompaction(path string, maxBytes int64) (calls []Call, found bool
 			calls = append(calls, c)
 		}
 	}
-	return calls, found, nil
+	return calls
 }
