@@ -179,10 +179,9 @@ func resumeCheck(c *Context, h *payload.Hook) {
 	case cs.Count > p.N:
 		drop("compaction %d came after it", cs.Count)
 		return
-	case cs.Count < p.N:
-		wait() // PostCompact has not counted it yet
-		return
 	}
+	// cs.Count < p.N: PostCompact has not counted it (yet, or it is not registered); the
+	// boundary found below is still the one after the restore.
 	if h.TranscriptPath == "" {
 		return
 	}
