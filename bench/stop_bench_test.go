@@ -49,8 +49,28 @@ func BenchmarkHookStopNothing(b *testing.B) {
 
 const stopSession = "aaa8e696-ca66-4fcf-8fb3-651eb7e68c12"
 
-func stopPayload(tr, dir, tasks string) []byte {
-	return []byte(fmt.Sprintf(`{"session_id":%q,"transcript_path":%q,"cwd":%q,"prompt_id":"6f462660-0000-4000-8000-000000000000","permission_mode":"auto","effort":{"level":"medium"},"hook_event_name":"Stop","stop_hook_active":false,"last_assistant_message":"Mock reply #1. OK.","background_tasks":%s,"session_crons":[]}`, stopSession, tr, dir, tasks))
+// stopPayload is a Stop payload naming the transcript's last reply (so the warning loop finds it
+// on disk and does not wait for it) and the background tasks given.
+func stopPayload(b *testing.B, tr, dir, tasks string) []byte {
+	return []byte(fmt.Sprintf(`{"session_id":%q,"transcript_path":%q,"cwd":%q,"prompt_id":"6f462660-0000-4000-8000-000000000000","permission_mode":"auto","effort":{"level":"medium"},"hook_event_name":"Stop","stop_hook_active":false,"last_assistant_message":%q,"background_tasks":%s,"session_crons":[]}`, stopSession, tr, dir, lastReply(b, tr), tasks))
+}
+
+// catchUp runs the hook until the compaction count caught up with the transcript, as earlier
+// turns would have.
+func catchUp(b *testing.B, zl string, payload []byte, e []string, dir, tr string) {
+	fi, err := os.Stat(tr)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := 0; i < 100; i++ {
+		r, err := procbench.Run(zl, []string{"hook"}, payload, e)
+		if err != nil || r.Code != 0 || len(r.Stdout) != 0 {
+			b.Fatalf("hook: %v exit %d %q %q", err, r.Code, r.Stdout, r.Stderr)
+		}
+		if caughtUp(filepath.Join(dir, "state"), fi.Size()) {
+			return
+		}
+	}
 }
 
 // BenchmarkHookStopInFlight runs `zoneline hook` on a Stop payload that lists three background
@@ -70,11 +90,9 @@ func BenchmarkHookStopInFlight(b *testing.B) {
 			if err := writeTranscript(tr, size); err != nil {
 				b.Fatal(err)
 			}
-			payload := stopPayload(tr, dir, tasks)
+			payload := stopPayload(b, tr, dir, tasks)
 			e := env(dir)
-			if r, err := procbench.Run(zl, []string{"hook"}, payload, e); err != nil || r.Code != 0 || len(r.Stdout) != 0 {
-				b.Fatalf("hook: %v exit %d %q %q", err, r.Code, r.Stdout, r.Stderr)
-			}
+			catchUp(b, zl, payload, e, dir, tr)
 			if _, err := os.Stat(filepath.Join(dir, "state", "sessions", stopSession, "inflight-stop.json")); err != nil {
 				b.Fatalf("no Stop record: %v", err)
 			}
@@ -112,6 +130,8 @@ func BenchmarkHookStopResumePending(b *testing.B) {
 				`"name":"TodoWrite","input":{"todos":[{"content":"a","status":"pending"}]}`} {
 				fmt.Fprintf(f, `{"parentUuid":null,"isSidechain":false,"type":"assistant","message":{"id":"msg_r%d","role":"assistant","content":[{"type":"tool_use","id":"toolu_r%d",%s}]},"uuid":"r%d"}`+"\n", i, i, call, i)
 			}
+			// The turn's reply, which the payload names.
+			f.WriteString(`{"parentUuid":"r2","isSidechain":false,"type":"assistant","message":{"id":"msg_rr","model":"claude-sonnet-4-5-20250929","role":"assistant","content":[{"type":"text","text":"reply after the restore"}],"usage":{"input_tokens":500,"cache_creation_input_tokens":1500,"cache_read_input_tokens":20000,"output_tokens":120}},"uuid":"rr","timestamp":"2026-11-29T22:41:00.000Z"}` + "\n")
 			f.Close()
 			sdir := filepath.Join(dir, "state", "sessions", stopSession)
 			if err := os.MkdirAll(sdir, 0o700); err != nil {
@@ -126,8 +146,9 @@ func BenchmarkHookStopResumePending(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			payload := stopPayload(tr, dir, `[]`)
+			payload := stopPayload(b, tr, dir, `[]`)
 			e := env(dir)
+			catchUp(b, zl, payload, e, dir, tr)
 			arm()
 			if r, err := procbench.Run(zl, []string{"hook"}, payload, e); err != nil || r.Code != 0 || len(r.Stdout) != 0 {
 				b.Fatalf("hook: %v exit %d %q %q", err, r.Code, r.Stdout, r.Stderr)
