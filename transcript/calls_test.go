@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/zoneline/zoneline/internal/testtmp"
 )
 
 // TestCallsSinceCompaction: the calls after the last main-chain boundary, found from the end
@@ -53,7 +55,7 @@ func TestCallsSinceCompaction(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			path := filepath.Join(t.TempDir(), "t.jsonl")
+			path := filepath.Join(testtmp.Dir(t), "t.jsonl")
 			if err := os.WriteFile(path, []byte(strings.Join(tt.lines, "\n")+"\n"), 0o600); err != nil {
 				t.Fatal(err)
 			}

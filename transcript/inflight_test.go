@@ -133,7 +133,7 @@ func TestFlightTaskUpdates(t *testing.T) {
 		call("TaskUpdate", fmt.Sprintf(`{"taskId":"x%d","subject":"again"}`, i)) // the same id: counted once
 		result("Updated task")
 	}
-	path := filepath.Join(t.TempDir(), "t.jsonl")
+	path := filepath.Join(testtmp.Dir(t), "t.jsonl")
 	if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +170,7 @@ func TestFlightRedactsBeforeCut(t *testing.T) {
 		b.WriteString(`{"type":"user","uuid":"r4","message":{"content":[{"type":"tool_result","tool_use_id":"t4","content":"Task #1 created successfully"}]}}` + "\n")
 		fmt.Fprintf(&b, `{"type":"assistant","uuid":"a5","message":{"id":"m5","content":[{"type":"tool_use","id":"t5","name":"TaskUpdate","input":%s}]}}`+"\n",
 			in(map[string]any{"taskId": "1", "subject": text}))
-		path := filepath.Join(t.TempDir(), "t.jsonl")
+		path := filepath.Join(testtmp.Dir(t), "t.jsonl")
 		if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {
 			t.Fatal(err)
 		}
