@@ -36,6 +36,9 @@ type Env struct {
 	Paths  paths.Paths
 	State  state.Dir
 	Now    func() time.Time
+	// Sleep waits (nil: time.Sleep): the Stop hook's wait for the turn's reply, driven by a
+	// test's clock.
+	Sleep func(time.Duration)
 	// IO is what a command a person runs knows of its terminal, decided once, when a command
 	// first asks (e.io(), newIO): the statusline, the hooks and mod status, whose stdout is a
 	// pipe of Claude Code's, never look.

@@ -81,5 +81,5 @@ func runStatusline(e *Env, args []string) {
 // the environment's problems, its variables and clock (resolved once, in Main).
 func (e *Env) pipeline() *pipeline.Context {
 	return &pipeline.Context{State: e.State, ClaudeDir: e.Paths.ClaudeDir, Problems: e.Paths.Problems,
-		Getenv: e.Getenv, Now: e.Now, ModCall: e.modCall}
+		Getenv: e.Getenv, Now: e.Now, Sleep: e.Sleep, ModCall: e.modCall}
 }

@@ -225,9 +225,49 @@ func TestStopBadTranscript(t *testing.T) {
 	}
 }
 
+// stopClock drives the Stop hook's wait for the reply by events: its Sleep moves its clock on
+// and then runs onSleep (which may write to the transcript, as Claude Code does behind the
+// hook), so what the test asserts does not depend on how busy the machine is.
+type stopClock struct {
+	now     time.Time
+	slept   time.Duration
+	polls   int
+	onSleep func(poll int)
+}
+
+func (c *stopClock) Now() time.Time { return c.now }
+
+func (c *stopClock) Sleep(d time.Duration) {
+	c.now = c.now.Add(d)
+	c.slept += d
+	c.polls++
+	if c.onSleep != nil {
+		c.onSleep(c.polls)
+	}
+}
+
+// runStopClock is runStop with the Stop hook's clock and sleep in the test's hands.
+func runStopClock(t *testing.T, dir string, payload []byte, clock *stopClock) string {
+	t.Helper()
+	vars := map[string]string{
+		"ZONELINE_STATE_DIR": filepath.Join(dir, "state"),
+		"ZONELINE_CONFIG":    filepath.Join(dir, "config.toml"),
+		"CLAUDE_CONFIG_DIR":  filepath.Join(dir, "claude"),
+	}
+	e, _, _ := testEnv(t, payload, vars)
+	clock.now = time.Now()
+	e.Now, e.Sleep = clock.Now, clock.Sleep
+	if code := e.Run([]string{"hook"}); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	log, _ := os.ReadFile(filepath.Join(dir, "state", "zoneline.log"))
+	return string(log)
+}
+
 // TestStopWaitsForReply: Claude Code writes the transcript behind its hooks. The Stop hook
 // waits (bounded) for the reply named by last_assistant_message; a reply that never lands is
-// logged and the last one there is used.
+// logged and the last one there is used. The wait is driven by a test clock (stopClock):
+// the transcript changes between polls, never at a time the machine's load decides.
 func TestStopWaitsForReply(t *testing.T) {
 	reply := func(text string, tokens int64) string {
 		return fmt.Sprintf(`{"type":"assistant","isSidechain":false,"message":{"id":"msg_%d","model":"claude-sonnet-4-5-20250929","content":[{"type":"text","text":%q}],"usage":{"input_tokens":500,"cache_creation_input_tokens":1500,"cache_read_input_tokens":%d,"output_tokens":120}}}`+"\n",
@@ -236,31 +276,45 @@ func TestStopWaitsForReply(t *testing.T) {
 	payload := func(tr, text string) []byte {
 		return []byte(fmt.Sprintf(`{"session_id":%q,"transcript_path":%q,"cwd":"/home/u/shop","hook_event_name":"Stop","last_assistant_message":%q}`, stopSession, tr, text))
 	}
+	appendTo := func(path, text string) {
+		f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0o600)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		f.WriteString(text)
+		f.Close()
+	}
+
+	// The reply lands during the wait (Claude Code's landed 90–130 ms after Stop started): it
+	// is found at the next poll, and the wait ends there.
 	dir := t.TempDir()
 	tr := filepath.Join(dir, "t.jsonl")
 	os.WriteFile(tr, []byte(reply("Mock reply #1. OK.", 20_000)), 0o600)
-	go func() {
-		time.Sleep(150 * time.Millisecond) // Claude Code's reply landed 90–130 ms after Stop started
-		f, _ := os.OpenFile(tr, os.O_APPEND|os.O_WRONLY, 0o600)
-		f.WriteString(reply("Mock reply #2. OK.", 125_000))
-		f.Close()
-	}()
-	start := time.Now()
-	_, log := runStop(t, dir, payload(tr, "Mock reply #2. OK."), nil)
+	clock := &stopClock{onSleep: func(poll int) {
+		if poll == 4 {
+			appendTo(tr, reply("Mock reply #2. OK.", 125_000))
+		}
+	}}
+	log := runStopClock(t, dir, payload(tr, "Mock reply #2. OK."), clock)
 	if got := strings.Join(markerNames(t, dir), " "); got != "marker-0-dumb.json marker-0-warn.json nudge-pending.json" {
-		t.Errorf("markers %q: the reply written after Stop started was not waited for (%v)", got, time.Since(start))
+		t.Errorf("markers %q: the reply written after Stop started was not waited for", got)
+	}
+	if clock.polls != 4 {
+		t.Errorf("%d polls, want 4: the wait ends when the reply is found", clock.polls)
 	}
 	if strings.Contains(log, "not in the transcript") {
 		t.Errorf("log: %s", log)
 	}
 
+	// A quiet transcript without the reply: given up after ReplyQuiet; the last reply is used.
 	dir = t.TempDir()
 	tr = filepath.Join(dir, "t.jsonl")
 	os.WriteFile(tr, []byte(reply("Mock reply #1. OK.", 90_000)), 0o600)
-	start = time.Now()
-	_, log = runStop(t, dir, payload(tr, "Mock reply #9. never written"), nil)
-	if d := time.Since(start); d < pipeline.ReplyQuiet || d > pipeline.ReplyQuiet+time.Second {
-		t.Errorf("waited %v for a reply that never came to a quiet transcript, want about %v", d, pipeline.ReplyQuiet)
+	clock = &stopClock{}
+	log = runStopClock(t, dir, payload(tr, "Mock reply #9. never written"), clock)
+	if clock.slept < pipeline.ReplyQuiet || clock.slept >= pipeline.ReplyWait {
+		t.Errorf("waited %v for a reply that never came to a quiet transcript, want about %v", clock.slept, pipeline.ReplyQuiet)
 	}
 	if !strings.Contains(log, "Stop: the turn's reply was not in the transcript") {
 		t.Errorf("no log line: %s", log)
@@ -268,36 +322,21 @@ func TestStopWaitsForReply(t *testing.T) {
 	if got := strings.Join(markerNames(t, dir), " "); got != "marker-0-warn.json" {
 		t.Errorf("markers %q, want the 90k warn from the last reply there", got)
 	}
-	// A transcript still being written is waited for up to pipeline.ReplyWait, by the wall clock: a
-	// large one (5 MiB, each poll reads a 4 MiB tail) does not stretch the wait.
-	f, _ := os.OpenFile(tr, os.O_APPEND|os.O_WRONLY, 0o600)
+
+	// A transcript still being written (5 MiB, growing at every poll) is waited for up to
+	// ReplyWait by the clock, not by a count of polls.
 	pad := `{"type":"user","message":{"content":"` + strings.Repeat("x", 1<<10) + `"}}` + "\n"
-	f.WriteString(strings.Repeat(pad, 5<<10))
-	f.Close()
-	stop := make(chan struct{})
-	go func() {
-		for {
-			select {
-			case <-stop:
-				return
-			case <-time.After(100 * time.Millisecond):
-				f, _ := os.OpenFile(tr, os.O_APPEND|os.O_WRONLY, 0o600)
-				f.WriteString(`{"type":"attachment"}` + "\n")
-				f.Close()
-			}
-		}
-	}()
-	start = time.Now()
-	runStop(t, dir, payload(tr, "Mock reply #9. never written"), nil)
-	close(stop)
-	// (A wait that summed only its sleeps took 2.3–2.4 s here, without -race.)
-	if d := time.Since(start); d < pipeline.ReplyWait || d > pipeline.ReplyWait+(400+raceSlack)*time.Millisecond {
-		t.Errorf("waited %v on a growing transcript, want about %v", d, pipeline.ReplyWait)
+	appendTo(tr, strings.Repeat(pad, 5<<10))
+	clock = &stopClock{onSleep: func(int) { appendTo(tr, `{"type":"attachment"}`+"\n") }}
+	runStopClock(t, dir, payload(tr, "Mock reply #9. never written"), clock)
+	if clock.slept < pipeline.ReplyWait || clock.slept > pipeline.ReplyWait+100*time.Millisecond {
+		t.Errorf("waited %v on a growing transcript, want about %v", clock.slept, pipeline.ReplyWait)
 	}
+
 	// A reply text that starts with what JSON escapes cannot be matched: no wait.
-	start = time.Now()
-	runStop(t, dir, payload(tr, `"quoted" start`), nil)
-	if d := time.Since(start); d > pipeline.ReplyWait/2 {
-		t.Errorf("waited %v on an unmatchable reply", d)
+	clock = &stopClock{}
+	runStopClock(t, dir, payload(tr, `"quoted" start`), clock)
+	if clock.polls != 0 {
+		t.Errorf("%d polls on an unmatchable reply, want none", clock.polls)
 	}
 }

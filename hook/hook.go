@@ -33,16 +33,13 @@ type Context struct {
 	ClaudeDir string
 	Getenv    func(string) string
 	Now       func() time.Time
-	// Guard is the process's deadline, started by the caller before it read stdin (StartGuard);
-	// nil: Run starts one for Deadline.
+	// Guard is the process's deadline, started by the caller before it read stdin (StartGuard,
+	// as cli does for every hook process); nil: no deadline, the caller is no process of its own
+	// (a test, an in-process caller): nothing may end it from a timer.
 	Guard *Guard
 	// Warn runs the warning loop for a Stop hook (the statusline's, shared: pipeline.StopWarning);
 	// nil: Stop does nothing. It prints nothing; its error becomes a log line.
 	Warn func(h *payload.Hook) error
-	// GiveUp ends the process when a handler outlives Deadline (nil: log and exit 0, printing
-	// nothing). It runs on the timer's goroutine while the handler still runs. Used only when
-	// Run starts the Guard.
-	GiveUp func()
 }
 
 // Guard is a hook process's deadline (StartGuard).
@@ -87,6 +84,16 @@ func StartGuard(log state.Dir, d time.Duration, giveUp func()) *Guard {
 	return g
 }
 
+// answer is deadline.Guard.Answer; a Guard without a deadline always answers.
+func (g *Guard) answer() bool { return g.g == nil || g.g.Answer() }
+
+// stop stops the deadline, if there is one.
+func (g *Guard) stop() {
+	if g.g != nil {
+		g.g.Stop()
+	}
+}
+
 // doing names what the process does now, for the give-up's log line.
 func (g *Guard) doing(what string) { g.event.Store(&what) }
 
@@ -96,11 +103,11 @@ func (g *Guard) doing(what string) { g.event.Store(&what) }
 func (g *Guard) run(fn func() (Output, error)) (out Output, err error, ok bool) {
 	defer func() {
 		if r := recover(); r != nil {
-			out, err, ok = Output{}, fmt.Errorf("panic: %v\n%s", r, debug.Stack()), g.g.Answer()
+			out, err, ok = Output{}, fmt.Errorf("panic: %v\n%s", r, debug.Stack()), g.answer()
 		}
 	}()
 	out, err = fn()
-	return out, err, g.g.Answer()
+	return out, err, g.answer()
 }
 
 // Output is a handler's answer. At most one of JSON and Text is printed.
@@ -140,9 +147,9 @@ func Events() []string {
 func Run(c *Context, data []byte, readErr error, stdout io.Writer) int {
 	g := c.Guard
 	if g == nil {
-		g = StartGuard(c.State, Deadline, c.GiveUp)
+		g = &Guard{} // no deadline
 	}
-	defer g.g.Stop() // after the answer is printed: the deadline bounds the print too
+	defer g.stop() // after the answer is printed: the deadline bounds the print too
 	if readErr != nil {
 		c.State.Log("hook", "reading stdin: %v", readErr)
 	}

@@ -318,38 +318,33 @@ func TestStatuslineAndStopRace(t *testing.T) {
 	const n = 50
 	stop := []byte(fmt.Sprintf(`{"session_id":%q,"transcript_path":%q,"cwd":%q,"hook_event_name":"Stop","stop_hook_active":false}`, sessionID, tr, w.proj))
 	render := w.payload(150_000) // warn, prep and imminent at once
+	// Each process's stdin is a file holding its payload, there at its start: a process's
+	// deadline runs from its start, so a payload written by the test after starting 100
+	// processes would arrive as late as the machine is busy (a pipe written after all the
+	// starts timed out on a loaded machine). The race is between the processes themselves.
+	renderIn, stopIn := writeTemp(t, w.dir, "render.json", render), writeTemp(t, w.dir, "stop.json", stop)
 	type proc struct {
-		cmd   *exec.Cmd
-		stdin io.WriteCloser
-		in    []byte
-		out   bytes.Buffer
+		cmd *exec.Cmd
+		out bytes.Buffer
 	}
 	var ps []*proc
 	for i := range 2 * n {
-		p := &proc{in: render, cmd: exec.Command(bins.zoneline, "statusline")}
+		p := &proc{cmd: exec.Command(bins.zoneline, "statusline")}
+		in := renderIn
 		if i%2 == 1 {
-			p.in, p.cmd = stop, exec.Command(bins.zoneline, "hook")
+			p.cmd, in = exec.Command(bins.zoneline, "hook"), stopIn
 		}
-		p.cmd.Env, p.cmd.Stdout = w.env, &p.out
-		var err error
-		if p.stdin, err = p.cmd.StdinPipe(); err != nil {
+		f, err := os.Open(in)
+		if err != nil {
 			t.Fatal(err)
 		}
+		defer f.Close()
+		p.cmd.Env, p.cmd.Stdout, p.cmd.Stdin = w.env, &p.out, f
 		if err := p.cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
 		ps = append(ps, p)
 	}
-	var wg sync.WaitGroup
-	for _, p := range ps {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			p.stdin.Write(p.in)
-			p.stdin.Close()
-		}()
-	}
-	wg.Wait()
 	for i, p := range ps {
 		if err := p.cmd.Wait(); err != nil {
 			t.Errorf("process %d: %v", i, err)
@@ -379,4 +374,14 @@ func TestStatuslineAndStopRace(t *testing.T) {
 	if l := w.log(); strings.Contains(l, "warning: zoneline") || strings.Contains(l, "panic") {
 		t.Errorf("log:\n%s", l)
 	}
+}
+
+// writeTemp writes data to dir/name and returns the path.
+func writeTemp(t *testing.T, dir, name string, data []byte) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }

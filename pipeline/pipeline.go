@@ -19,6 +19,10 @@ type Context struct {
 	Problems []string
 	Getenv   func(string) string
 	Now      func() time.Time
+	// Sleep waits d (nil: time.Sleep). The Stop hook's wait for the turn's reply sleeps between
+	// polls through it and reads its clock from Now, so a test drives the wait by events, not
+	// by the machine's speed.
+	Sleep func(d time.Duration)
 	// ModCall: this render is `zoneline mod status`, whose payload has no model display name:
 	// the registry keeps the status line's (KeepRegistryNames).
 	ModCall bool

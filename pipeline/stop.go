@@ -47,7 +47,7 @@ func (c *Context) StopWarning(cfg *config.Config, h *payload.Hook) error {
 		return errNoTranscript
 	}
 	needle := replyNeedle(h.LastAssistantMessage)
-	t, has, err := tailWithReply(h.TranscriptPath, needle)
+	t, has, err := c.tailWithReply(h.TranscriptPath, needle)
 	if err != nil {
 		if rawfs.IsNotExist(err) {
 			return errors.New("transcript " + h.TranscriptPath + " does not exist (yet)")
@@ -120,17 +120,22 @@ func (c *Context) StopWarning(cfg *config.Config, h *payload.Hook) error {
 // names. Claude Code writes the transcript behind its hooks: the turn's reply may reach the
 // file after Stop started, so a tail without it is read again while the file grows, up to
 // ReplyWait, and given up once it stays quiet for ReplyQuiet.
-func tailWithReply(path string, needle []byte) (t transcript.Context, has bool, err error) {
+func (c *Context) tailWithReply(path string, needle []byte) (t transcript.Context, has bool, err error) {
 	t, has, err = transcript.TailWith(path, tailBytes, needle)
 	if err != nil || needle == nil || has {
 		return t, has, err
 	}
-	size, quietSince := fileSize(path), time.Now()
-	// A wall-clock end: each poll's tail read takes time too (a large transcript's 4 MiB).
-	for end := quietSince.Add(ReplyWait); time.Now().Before(end) && time.Since(quietSince) < ReplyQuiet; {
-		time.Sleep(replyPoll)
+	sleep := c.Sleep
+	if sleep == nil {
+		sleep = time.Sleep
+	}
+	size, quietSince := fileSize(path), c.Now()
+	// A clock's end, not a count of polls: each poll's tail read takes time too (a large
+	// transcript's 4 MiB).
+	for end := quietSince.Add(ReplyWait); c.Now().Before(end) && c.Now().Sub(quietSince) < ReplyQuiet; {
+		sleep(replyPoll)
 		if n := fileSize(path); n != size {
-			size, quietSince = n, time.Now()
+			size, quietSince = n, c.Now()
 		}
 		if t, has, err = transcript.TailWith(path, tailBytes, needle); err != nil || has {
 			break

@@ -22,13 +22,24 @@ func TestStart(t *testing.T) {
 		t.Skip("no sh")
 	}
 	out := filepath.Join(testtmp.Dir(t), "out")
-	script := `sleep 0.2; { echo "$(pwd)"; echo "$$ $(ps -o sid= -p $$ 2>/dev/null || echo nops)"; ls -l /proc/self/fd/0 2>/dev/null || echo noproc; } > ` + out + `.tmp; mv ` + out + `.tmp ` + out
-	begin := time.Now()
-	if err := Start(sh, []string{"-c", script}); err != nil {
-		t.Fatal(err)
+	// The child waits for a file the test writes only after Start returned: a Start that
+	// waited for its child would never return (bounded by events, not by the clock: the 10 s
+	// fail-safe below only turns a hang into a failure).
+	gate := out + ".go"
+	script := `while [ ! -e ` + gate + ` ]; do sleep 0.01; done; { echo "$(pwd)"; echo "$$ $(ps -o sid= -p $$ 2>/dev/null || echo nops)"; ls -l /proc/self/fd/0 2>/dev/null || echo noproc; } > ` + out + `.tmp; mv ` + out + `.tmp ` + out
+	started := make(chan error, 1)
+	go func() { started <- Start(sh, []string{"-c", script}) }()
+	select {
+	case err := <-started:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		os.WriteFile(gate, nil, 0o600)
+		t.Fatal("Start waited for the child")
 	}
-	if d := time.Since(begin); d > 150*time.Millisecond {
-		t.Errorf("Start waited %v for the child", d)
+	if err := os.WriteFile(gate, nil, 0o600); err != nil {
+		t.Fatal(err)
 	}
 	var data []byte
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
