@@ -14,12 +14,14 @@ bad=$(gofmt -l $(git ls-files '*.go'))
 if [ -n "$bad" ]; then echo "gofmt would change:"; echo "$bad"; exit 1; fi
 go vet ./...
 
-echo "== lint: imports grouped (goimports -local), staticcheck (staticcheck.conf)"
+echo "== lint: imports grouped (goimports -local), staticcheck (staticcheck.conf), the release workflow (actionlint)"
 # Pinned versions from the Go module proxy, built for this machine; staticcheck then checks
 # each target's build (GOOS picks the files).
 lintbin=$(mktemp -d)
 GOBIN=$lintbin go install golang.org/x/tools/cmd/goimports@v0.51.0
 GOBIN=$lintbin go install honnef.co/go/tools/cmd/staticcheck@v0.8.2
+GOBIN=$lintbin go install github.com/rhysd/actionlint/cmd/actionlint@v1.7.12
+"$lintbin/actionlint"
 bad=$("$lintbin/goimports" -l -local github.com/zoneline/zoneline $(git ls-files '*.go'))
 if [ -n "$bad" ]; then echo "goimports -local github.com/zoneline/zoneline would change:"; echo "$bad"; exit 1; fi
 for goos in linux darwin windows; do
