@@ -139,12 +139,12 @@ func Settings(path, self string) []Result {
 		case found:
 			out = append(out, entryResult(name, cmd, self))
 		case plugin != "":
-			// The plugin's hooks run hooks/run, which looks on PATH, then in ~/.local/bin and
-			// ~/go/bin.
-			if _, err := exec.LookPath("zoneline"); err != nil && !pluginFinds() {
-				out = append(out, Result{Name: name, Status: Fail, Detail: "from the plugin " + plugin + ", but zoneline is neither on PATH nor in ~/.local/bin or ~/go/bin", Fix: "npm i -g zoneline, a release archive on PATH, go install github.com/zoneline/zoneline/cmd/zoneline@latest, or ./install.sh --no-register"})
+			// The plugin's hooks run hooks/run, which looks where install.PluginBinary does.
+			if bin := install.PluginBinary(os.Getenv); bin == "" {
+				out = append(out, Result{Name: name, Status: Fail, Detail: "from the plugin " + plugin + ", but zoneline is neither in an absolute PATH entry nor in ~/" + strings.Join(install.PluginHomeBins, " or ~/"),
+					Fix: "install zoneline with one of the commands above, then run zoneline doctor", More: hintLines()})
 			} else {
-				out = append(out, Result{Name: name, Status: OK, Detail: "from the plugin " + plugin})
+				out = append(out, Result{Name: name, Status: OK, Detail: "from the plugin " + plugin + ", running " + bin})
 			}
 		default:
 			out = append(out, Result{Name: name, Status: Fail, Detail: "not registered in " + path, Fix: "run: zoneline install (or zoneline doctor -project for a -project install)"})
@@ -433,7 +433,7 @@ func Notify(enabled bool, companion string, findErr error, bus bool, tested bool
 		r.Status, r.Detail = Info, "off in the config ([notify] enabled = false)"
 		return r
 	case findErr != nil:
-		r.Status, r.Detail, r.Fix = Warn, oneLine(findErr.Error()), "install zoneline-notify beside zoneline: install.sh, npm i -g zoneline and the release archives do; after go install, go install github.com/zoneline/zoneline/cmd/zoneline-notify@latest"
+		r.Status, r.Detail, r.Fix = Warn, oneLine(findErr.Error()), "put zoneline-notify beside zoneline, as the line above says"
 		return r
 	case !bus:
 		r.Status, r.Detail = Warn, "no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS unset, no $XDG_RUNTIME_DIR/bus): no desktop notifications, the status line and the nudge still warn"
@@ -592,17 +592,11 @@ func Render(w io.Writer, rs []Result) {
 	}
 }
 
-// pluginFinds reports whether the plugin's hooks/run finds zoneline outside PATH: in
-// ~/.local/bin (install.sh, npx) or ~/go/bin (go install).
-func pluginFinds() bool {
-	home, err := os.UserHomeDir()
-	if err != nil || !filepath.IsAbs(home) {
-		return false
+// hintLines returns install.BinaryHint one route a line.
+func hintLines() []string {
+	lines := strings.Split(install.BinaryHint, "\n")
+	for i := range lines {
+		lines[i] = strings.TrimSpace(lines[i])
 	}
-	for _, p := range []string{filepath.Join(home, ".local", "bin", "zoneline"), filepath.Join(home, "go", "bin", "zoneline")} {
-		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
-			return true
-		}
-	}
-	return false
+	return lines
 }

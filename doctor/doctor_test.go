@@ -358,3 +358,34 @@ func TestSkills(t *testing.T) {
 	t.Setenv("PATH", filepath.Dir(self))
 	check("bare name on PATH", Warn, "from the PATH Claude Code gets")
 }
+
+// TestSettingsPluginFinds: with the plugin's hooks, doctor finds zoneline where hooks/run does
+// (install.PluginBinary): an absolute PATH entry, then the home locations; never a zoneline in
+// the project a relative PATH entry names. Without one it lists how to install it.
+func TestSettingsPluginFinds(t *testing.T) {
+	dir := t.TempDir()
+	project := filepath.Join(dir, "project")
+	exe(t, dir, "project/zoneline")
+	t.Chdir(project)
+	p := filepath.Join(dir, "settings.json")
+	os.WriteFile(p, []byte(`{"enabledPlugins": {"zoneline@zoneline": true}}`), 0o644)
+	home := filepath.Join(dir, "home")
+	t.Setenv("HOME", home)
+	status := func() Result {
+		for _, r := range Settings(p, filepath.Join(dir, "self")) {
+			if r.Name == "hook PreCompact" {
+				return r
+			}
+		}
+		t.Fatal("no hook PreCompact result")
+		return Result{}
+	}
+	t.Setenv("PATH", ".:"+filepath.Join(dir, "empty"))
+	if r := status(); r.Status != Fail || len(r.More) < 3 || !strings.Contains(strings.Join(r.More, "\n"), "npm i -g zoneline") {
+		t.Errorf("zoneline only in the project: %+v, want Fail with the install routes", r)
+	}
+	gobin := exe(t, dir, "home/go/bin/zoneline")
+	if r := status(); r.Status != OK || !strings.Contains(r.Detail, gobin) {
+		t.Errorf("zoneline in ~/go/bin: %+v, want OK running it", r)
+	}
+}
