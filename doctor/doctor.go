@@ -6,7 +6,6 @@ package doctor
 
 import (
 	"bufio"
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -226,14 +225,12 @@ func findHook(hooks *install.Node, event string) (string, bool) {
 // SkillNames are the skills zoneline installs, whose commands Skills checks.
 var SkillNames = []string{"compact-prep", "postcompact"}
 
-// skillVersionTimeout bounds `<program> version`, run to check a skill's program is zoneline.
-const skillVersionTimeout = 5 * time.Second
-
 // Skills checks what each installed skill (<claudeDir>/skills/<name>/SKILL.md) will actually
 // run: the program of its allowed-tools pattern Bash(<program> checkpoint:*), which must exist,
-// be executable and answer `version` as zoneline. A skill that runs the bare name depends on
-// the PATH Claude Code gets. plugin names an enabled zoneline plugin, whose skills run zoneline
-// from PATH.
+// be executable, be named zoneline and be the same file as self, the zoneline doctor knows. A
+// skill file may come from a repository (doctor -project): the program it names is compared,
+// never run. A skill that runs the bare name depends on the PATH Claude Code gets. plugin names
+// an enabled zoneline plugin, whose skills run zoneline from PATH.
 func Skills(claudeDir, self, plugin string) []Result {
 	var out []Result
 	for _, name := range SkillNames {
@@ -274,11 +271,9 @@ func Skills(claudeDir, self, plugin string) []Result {
 		case !isExecutable(prog):
 			r.Status, r.Fix = Fail, prog+" does not exist or is not executable, so the skill's commands fail: run zoneline install again from the binary you use"
 		case !install.IsOurs(install.CommandLine(prog, "x", runtime.GOOS), "x"):
-			r.Status, r.Fix = Fail, prog+" is not named zoneline (doctor runs nothing else): run zoneline install --force"
-		case !answersAsZoneline(prog):
-			r.Status, r.Fix = Fail, prog+" does not answer `version` as zoneline: run zoneline install again from the binary you use"
+			r.Status, r.Fix = Fail, prog+" is not named zoneline: run zoneline install --force"
 		case !sameFile(prog, self):
-			r.Status, r.Fix = Warn, "it runs another zoneline than this one ("+self+"): run zoneline install from the binary you want"
+			r.Status, r.Fix = Warn, "it runs "+prog+", not this zoneline ("+self+"); doctor runs no program a skill names, so it cannot vouch for that one: run zoneline install from the binary you want"
 		}
 		out = append(out, r)
 	}
@@ -296,15 +291,6 @@ func Plugin(path string) string {
 		return ""
 	}
 	return install.PluginEnabled(doc.Root)
-}
-
-// answersAsZoneline reports whether `prog version` prints "zoneline …". prog is a file named
-// zoneline that a skill runs (checked by the caller), run with a fixed argv and no shell.
-func answersAsZoneline(prog string) bool {
-	ctx, cancel := context.WithTimeout(context.Background(), skillVersionTimeout)
-	defer cancel()
-	out, err := exec.CommandContext(ctx, prog, "version").Output()
-	return err == nil && strings.HasPrefix(string(out), "zoneline ")
 }
 
 // Config checks the config file: absent (defaults), valid, or broken with its position.
