@@ -47,7 +47,8 @@ func (p *plan) createdByUs(key string) bool {
 	return p.rec == nil || slices.Contains(p.rec.Created, key)
 }
 
-// uninstallStatusLine takes out our statusLine, putting back the one install replaced.
+// uninstallStatusLine takes out our statusLine, putting back the one install replaced; a wrap
+// the user re-pointed since install is unwrapped as it is now, not put back as recorded.
 func (p *plan) uninstallStatusLine() error {
 	root, res := p.sf.doc.Root, p.res
 	switch cur := root.Get("statusLine"); {
@@ -59,6 +60,11 @@ func (p *plan) uninstallStatusLine() error {
 		old, err := ParseValue([]byte(p.rec.ReplacedStatus))
 		if err != nil {
 			return fmt.Errorf("zoneline: %s: the saved statusLine: %v", res.Record, err)
+		}
+		if w := Wrapped(cur.Get("command").Text()); w != "" && !unwrapsTo(cur, w, old) {
+			cur.Set("command", FromValue(w))
+			res.add("statusLine", Restored, "%s (unwrapped as it is now: it changed since install, so the one install replaced, %s, was not put back)", w, describe(old))
+			return nil
 		}
 		root.Set("statusLine", old)
 		res.add("statusLine", Restored, "%s", describe(old))
@@ -74,6 +80,17 @@ func (p *plan) uninstallStatusLine() error {
 		root.Delete("statusLine")
 	}
 	return nil
+}
+
+// unwrapsTo reports whether the statusLine cur, ours wrapping w, is old (the statusLine install
+// replaced) with only its command wrapped: nothing the user changed since.
+func unwrapsTo(cur *Node, w string, old *Node) bool {
+	now, err := ParseValue([]byte(cur.Raw()))
+	if err != nil || now.Kind != Object {
+		return false
+	}
+	now.Set("command", FromValue(w))
+	return now.Canonical() == old.Canonical()
 }
 
 // uninstallHooks takes our entries out of every hook event, and the events and the hooks key
