@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -39,6 +40,7 @@ func (p *plan) applyInstall() error {
 		if w.path == o.Config {
 			mode, dirMode = 0o600, 0o700
 		}
+		p.createdDirs(filepath.Dir(w.path))
 		if err := os.MkdirAll(filepath.Dir(w.path), dirMode); err != nil {
 			return fmt.Errorf("zoneline: %v", err)
 		}
@@ -70,18 +72,20 @@ func (p *plan) applyUninstall() error {
 		}
 	}
 	for _, f := range p.removeFiles {
-		os.Remove(f)
+		if fi, err := os.Lstat(f); err == nil && fi.Mode().IsRegular() {
+			os.Remove(f)
+		}
 	}
 	for _, d := range p.skillDirs {
-		os.Remove(d) // only when empty
+		p.removeDir(d)
 	}
 	if len(p.skillDirs) > 0 {
-		os.Remove(filepath.Join(o.ClaudeDir, "skills")) // only when empty
+		p.removeDir(filepath.Join(o.ClaudeDir, "skills"))
 	}
 	if o.Purge {
 		if o.Config != "" {
 			os.Remove(o.Config)
-			os.Remove(filepath.Dir(o.Config)) // only when empty
+			p.removeDir(filepath.Dir(o.Config))
 		}
 		if o.StateDir != "" {
 			if left := purgeState(o.StateDir); len(left) > 0 {
@@ -100,6 +104,31 @@ func (p *plan) applyUninstall() error {
 	}
 	os.Remove(res.Record)
 	return nil
+}
+
+// createdDirs records in the install record each folder of dir's path that does not exist yet,
+// which the write about to happen creates: the folders uninstall may remove again.
+func (p *plan) createdDirs(dir string) {
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(d); err == nil || filepath.Dir(d) == d {
+			return
+		}
+		if !slices.Contains(p.rec.Dirs, d) {
+			p.rec.Dirs = append(p.rec.Dirs, d)
+		}
+	}
+}
+
+// removeDir removes the folder d when install created it (a record from before install kept
+// that list: any folder of ours) and it is empty: never a folder the user made or linked, and
+// never a symlink, whatever it points at (os.Remove would unlink it, empty or not).
+func (p *plan) removeDir(d string) {
+	if p.rec != nil && p.rec.Version >= 2 && !slices.Contains(p.rec.Dirs, d) {
+		return
+	}
+	if fi, err := os.Lstat(d); err == nil && fi.IsDir() {
+		os.Remove(d) // fails unless empty
+	}
 }
 
 // purgeState removes what zoneline keeps in the state dir and the dir when that empties it. It

@@ -36,7 +36,7 @@ const (
 	recordLimit  = 1 << 20                 // largest install record read
 	settingsMax  = 16 << 20                // largest settings file edited
 	HookTimeout  = 10                      // seconds Claude Code gives each zoneline hook
-	recordFormat = 1                       // the install record's version
+	recordFormat = 2                       // the install record's version (2: Dirs lists the folders install created)
 	binaryName   = "zoneline"              // the program name that marks our commands
 	skillMarker  = "SKILL.md"              // a skill dir holds this file
 	newFileMode  = 0o600                   // mode of a settings file install creates
@@ -127,6 +127,7 @@ type Record struct {
 	ReplacedStatus  string            `json:"replaced_statusline,omitempty"`
 	Skills          map[string]string `json:"skills,omitempty"` // installed file → FNV-1a 128 of its bytes
 	Config          string            `json:"config,omitempty"` // the config file install wrote
+	Dirs            []string          `json:"dirs,omitempty"`   // folders install created: uninstall removes only these, when empty
 }
 
 // Install merges zoneline into o.Settings, installs the skills and writes the config. With

@@ -92,9 +92,10 @@ func InstallMod(claudeDir, bin string, src fs.FS, root string, dryRun bool) (str
 }
 
 // UninstallMod removes the mod's folder when it is zoneline's; removed says whether there was one.
+// A symlink there (a checkout of the mod linked in) is the user's and stays.
 func UninstallMod(claudeDir string, dryRun bool) (bool, error) {
 	dir := ModDir(claudeDir)
-	if !filepath.IsAbs(dir) || !IsModDir(dir) {
+	if fi, err := os.Lstat(dir); err != nil || !fi.IsDir() || !filepath.IsAbs(dir) || !IsModDir(dir) {
 		return false, nil
 	}
 	if dryRun {
