@@ -92,10 +92,14 @@ func parseUninstall(e *Env, fs *flag.FlagSet) func([]string) error {
 		case o.project && o.purge:
 			return usagef("-purge removes the user's config and state, which the user-level install still uses; run 'zoneline uninstall -project' here, and 'zoneline uninstall -purge' once for the user")
 		}
-		if err := e.install(o, true); err != nil || o.project {
-			return err
+		if !o.project {
+			// The mod first: its folder is in the skills folder, which the uninstall then
+			// removes when install created it and nothing else is left there.
+			if err := e.uninstallMod(o.dryRun); err != nil {
+				return err
+			}
 		}
-		return e.uninstallMod(o.dryRun)
+		return e.install(o, true)
 	}
 }
 

@@ -89,7 +89,7 @@ func (p *plan) applyUninstall() error {
 		}
 		if o.StateDir != "" {
 			if left := purgeState(o.StateDir); len(left) > 0 {
-				res.add("state", Kept, "%s also holds %s, which zoneline did not write", o.StateDir, strings.Join(left, ", "))
+				res.set("state", Kept, "%s: zoneline's files removed; it also holds %s, which zoneline did not write", o.StateDir, strings.Join(left, ", "))
 			}
 		}
 	}
@@ -131,22 +131,42 @@ func (p *plan) removeDir(d string) {
 	}
 }
 
-// purgeState removes what zoneline keeps in the state dir and the dir when that empties it. It
-// returns the names of entries it left.
+// purgeState removes what zoneline writes in the state dir (the names of state/layout.go: the
+// log, gc.stamp, config-cache.toml, and in sessions/, snapshots/ and git/ the entries named as
+// zoneline names them), then each of those folders and the dir when that empties them. Nothing
+// is followed: a symlink in there is removed as a link, and a symlinked state dir stays a link.
+// It returns what it left, relative to dir.
 func purgeState(dir string) []string {
-	for _, name := range []string{state.SessionsDirName, state.SnapshotsDirName} {
-		os.RemoveAll(filepath.Join(dir, name))
+	top := map[string]func(string) bool{
+		state.SessionsDirName:  state.ValidSessionID,
+		state.SnapshotsDirName: func(n string) bool { return strings.HasSuffix(n, ".json") },
+		state.GitDirName: func(n string) bool {
+			return strings.HasSuffix(n, ".json") || strings.HasSuffix(n, ".refresh") || strings.HasSuffix(n, ".lock")
+		},
 	}
-	ents, _ := os.ReadDir(dir)
 	var left []string
+	ents, _ := os.ReadDir(dir)
 	for _, e := range ents {
-		if strings.HasPrefix(e.Name(), state.LogName) || state.IsTemp(e.Name()) {
-			os.Remove(filepath.Join(dir, e.Name()))
-			continue
+		name, p := e.Name(), filepath.Join(dir, e.Name())
+		switch ours, sub := top[name]; {
+		case sub && e.IsDir():
+			kids, _ := os.ReadDir(p)
+			for _, k := range kids {
+				if ours(k.Name()) || state.IsTemp(k.Name()) {
+					os.RemoveAll(filepath.Join(p, k.Name()))
+				} else {
+					left = append(left, filepath.Join(name, k.Name()))
+				}
+			}
+			os.Remove(p) // when empty
+		case name == state.LogName, name == state.LogRotatedName, name == state.GCStampName,
+			name == state.ConfigCacheName, state.IsTemp(name):
+			os.Remove(p)
+		default:
+			left = append(left, name)
 		}
-		left = append(left, e.Name())
 	}
-	if len(left) == 0 {
+	if fi, err := os.Lstat(dir); len(left) == 0 && err == nil && fi.IsDir() {
 		os.Remove(dir)
 	}
 	return left

@@ -115,6 +115,17 @@ func (r *Result) add(item, action, format string, args ...any) {
 	r.Changes = append(r.Changes, Change{Item: item, Action: action, Detail: fmt.Sprintf(format, args...)})
 }
 
+// set replaces the report's line for item (added when there is none).
+func (r *Result) set(item, action, format string, args ...any) {
+	for i := range r.Changes {
+		if r.Changes[i].Item == item {
+			r.Changes[i] = Change{Item: item, Action: action, Detail: fmt.Sprintf(format, args...)}
+			return
+		}
+	}
+	r.add(item, action, format, args...)
+}
+
 // Record is the install record kept beside settings.json (RecordName).
 type Record struct {
 	Version         int               `json:"version"`

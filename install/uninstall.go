@@ -178,15 +178,27 @@ func (p *plan) uninstallConfig() error {
 			}
 		}
 		if o.StateDir != "" {
-			res.add("state", Removed, "%s", o.StateDir)
+			if _, err := os.Lstat(o.StateDir); err == nil {
+				res.add("state", Removed, "%s", o.StateDir)
+			} else {
+				res.add("state", NotFound, "%s", o.StateDir)
+			}
 		}
 		return nil
 	}
 	if o.Config != "" {
-		res.add("config", Kept, "%s (--purge removes it)", o.Config)
+		if _, err := os.Lstat(o.Config); err == nil {
+			res.add("config", Kept, "%s (--purge removes it)", o.Config)
+		} else {
+			res.add("config", NotFound, "%s", o.Config)
+		}
 	}
 	if o.StateDir != "" {
-		res.add("state", Kept, "%s (--purge removes it)", o.StateDir)
+		if _, err := os.Lstat(o.StateDir); err == nil {
+			res.add("state", Kept, "%s (--purge removes it)", o.StateDir)
+		} else {
+			res.add("state", NotFound, "%s", o.StateDir)
+		}
 	}
 	return nil
 }
