@@ -195,10 +195,11 @@ func TestPurgeStateOnlyOurs(t *testing.T) {
 	dir := testtmp.Dir(t)
 	files := map[string]bool{ // path → zoneline's
 		"zoneline.log": true, "zoneline.log.1": true, "gc.stamp": true, "config-cache.toml": true,
-		"sessions/11111111-2222-3333-4444-555555555555/session.json": true,
+		"sessions/11111111-2222-3333-4444-555555555555/session.json":           true,
 		"snapshots/20260501T120000Z-11111111-2222-3333-4444-555555555555.json": true,
-		"git/0123456789abcdef.json": true, "git/0123456789abcdef.refresh": true,
-		"git/myrepo/README": false, "sessions/notes.md": false, "todo.txt": false,
+		"git/0123456789abcdef.json":                                            true,
+		"git/0123456789abcdef.refresh":                                         true,
+		"git/myrepo/README":                                                    false, "sessions/notes.md": false, "todo.txt": false,
 	}
 	for p := range files {
 		p = filepath.Join(dir, filepath.FromSlash(p))
