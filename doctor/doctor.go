@@ -20,6 +20,7 @@ import (
 
 	"github.com/zoneline/zoneline/config"
 	"github.com/zoneline/zoneline/install"
+	"github.com/zoneline/zoneline/internal/rawfs"
 	"github.com/zoneline/zoneline/internal/safetext"
 	"github.com/zoneline/zoneline/skills"
 	"github.com/zoneline/zoneline/state"
@@ -93,7 +94,7 @@ func sameFile(a, b string) bool {
 // hook, present and running an existing zoneline (self, ideally). Hooks provided by an enabled
 // zoneline plugin count as present.
 func Settings(path, self string) []Result {
-	data, err := os.ReadFile(path)
+	data, err := readFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return []Result{{Name: "settings", Status: Fail, Detail: path + " does not exist", Fix: "run: zoneline install (installed with -project? run zoneline doctor -project in that repository)"}}
 	}
@@ -236,7 +237,7 @@ func Skills(claudeDir, self, plugin string) []Result {
 	for _, name := range SkillNames {
 		path := filepath.Join(claudeDir, "skills", name, "SKILL.md")
 		r := Result{Name: "skill /" + name}
-		data, err := os.ReadFile(path)
+		data, err := readFile(path)
 		switch {
 		case errors.Is(err, fs.ErrNotExist) && plugin != "":
 			r.Detail = "from the plugin " + plugin + ", runs zoneline from PATH"
@@ -282,7 +283,7 @@ func Skills(claudeDir, self, plugin string) []Result {
 
 // Plugin returns the enabled zoneline plugin named in the settings file at path, or "".
 func Plugin(path string) string {
-	data, err := os.ReadFile(path)
+	data, err := readFile(path)
 	if err != nil {
 		return ""
 	}
@@ -577,6 +578,11 @@ func Render(w io.Writer, rs []Result) {
 		fmt.Fprintln(w, "\nall good.")
 	}
 }
+
+// readFile reads a file doctor checks (settings.json, a skill), which a repository may have put
+// there (doctor -project): only a regular file, at most settingsLimit bytes, through one open,
+// so a FIFO or a device is an error at once, never a hang or an endless read.
+func readFile(path string) ([]byte, error) { return rawfs.ReadFile(path, settingsLimit, false) }
 
 // hintLines returns install.BinaryHint one route a line.
 func hintLines() []string {

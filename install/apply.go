@@ -95,8 +95,8 @@ func (p *plan) applyUninstall() error {
 	}
 	// The backup goes when the file is back to what it was; otherwise it stays and is named.
 	b := sf.path + BackupSuffix
-	if old, err := os.ReadFile(b); err == nil {
-		if now, err := os.ReadFile(sf.path); (err == nil && bytes.Equal(old, now)) || errors.Is(err, fs.ErrNotExist) {
+	if old, err := readLimited(b, settingsMax); err == nil {
+		if now, err := readLimited(sf.path, settingsMax); (err == nil && bytes.Equal(old, now)) || errors.Is(err, fs.ErrNotExist) {
 			os.Remove(b)
 		} else {
 			res.add("backup", Kept, "%s holds settings.json as it was before the first install", b)

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/zoneline/zoneline/internal/rawfs"
 )
 
 // RecordPath returns the install record's path for a settings file.
@@ -170,20 +172,11 @@ func diffName(p string, exists bool, side string) string {
 	return side + "/" + filepath.ToSlash(filepath.Base(p))
 }
 
+// readLimited reads the regular file at p, at most limit bytes, through one open: a FIFO, a
+// device or a folder there (a repository's .claude may hold anything) is an error at once,
+// never a hang or an endless read.
 func readLimited(p string, limit int64) ([]byte, error) {
-	f, err := os.Open(p)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if fi.Size() > limit {
-		return nil, fmt.Errorf("%s is larger than %d bytes", p, limit)
-	}
-	return os.ReadFile(p)
+	return rawfs.ReadFile(p, limit, false)
 }
 
 // unwrapPath returns the reason of a *fs.PathError, without the path it repeats.
