@@ -4,9 +4,10 @@
 #   ./install.sh [--prefix DIR] [--no-register] [--dry-run] [--force] [--project]
 #
 # Builds static, stripped binaries (zoneline, and zoneline-notify when present) into
-# ${PREFIX:-$HOME/.local}/bin, checks that the installed zoneline answers `version`, runs
-# `zoneline install` (which merges the status line and hooks into Claude Code's settings.json,
-# installs the /compact-prep skill and writes a default config), then shows `zoneline preview`.
+# ${PREFIX:-$HOME/.local}/bin, checks that the installed zoneline answers `version`, shows
+# `zoneline preview`, then runs `zoneline install` (which merges the status line and hooks
+# into Claude Code's settings.json, installs the skills, writes a default config and
+# says what to do next).
 #
 #   --prefix DIR    install into DIR/bin (default: $PREFIX, else $HOME/.local)
 #   --no-register   build and install the binaries only (also: ZONELINE_NO_REGISTER=1)
@@ -105,8 +106,12 @@ case ":${PATH:-}:" in
 	say "             export PATH=\"$bindir:\$PATH\"" ;;
 esac
 
+say ""
+"$run" preview || true
+
 if [ "$register" = 1 ]; then
 	say ""
+	# zoneline install ends with what to do next (one text, the binary's).
 	# shellcheck disable=SC2086 # install_args is a list of known flags
 	"$run" install -bin "$zl" $install_args || die "zoneline install failed (see above); nothing else to undo: run it again once fixed"
 else
@@ -114,29 +119,7 @@ else
 	say "not registered with Claude Code (--no-register); run '$zl install' when you want it"
 fi
 
-say ""
-"$run" preview || true
-
 if [ "$dry" = 1 ]; then
 	say ""
 	say "dry run: nothing was written (run ./install.sh without --dry-run to install)"
-	exit 0
 fi
-
-zlcmd=zoneline
-case ":${PATH:-}:" in *":$bindir:"*) ;; *) zlcmd="'$zl'" ;; esac
-config=$("$zl" config path 2>/dev/null || true)
-if [ -n "$config" ] && [ -f "$config" ]; then
-	tune="edit $config, then: $zlcmd config check"
-else
-	tune="$zlcmd config init"
-fi
-cat <<NEXT
-
-What next:
-  - Start Claude Code (or a new session): the line above appears under the prompt box.
-  - Check that everything works, and what to fix:  $zlcmd doctor
-  - Before you compact, in Claude Code:            /compact-prep   (a checkpoint that survives)
-  - Tune thresholds and segments:                  $tune
-  - Take out exactly what install added:           $zlcmd uninstall   (--purge: config and state too)
-NEXT

@@ -68,10 +68,18 @@ func parseInstall(e *Env, fs *flag.FlagSet) func([]string) error {
 		}
 		var bin string
 		o.usedBin = &bin
-		if err := e.install(o, false); err != nil || !o.mod {
+		if err := e.install(o, false); err != nil {
 			return err
 		}
-		return e.installMod(bin, o.dryRun)
+		if o.mod {
+			if err := e.installMod(bin, o.dryRun); err != nil {
+				return err
+			}
+		}
+		if !o.dryRun {
+			e.whatNext(bin, o.project)
+		}
+		return nil
 	}
 }
 
@@ -92,11 +100,47 @@ func parseUninstall(e *Env, fs *flag.FlagSet) func([]string) error {
 		case o.project && o.purge:
 			return usagef("-purge removes the user's config and state, which the user-level install still uses; run 'zoneline uninstall -project' here, and 'zoneline uninstall -purge' once for the user")
 		}
-		if err := e.install(o, true); err != nil || o.project {
-			return err
+		if !o.project {
+			// The mod first: its folder is in the skills folder, which the uninstall then
+			// removes when install created it and nothing else is left there.
+			if err := e.uninstallMod(o.dryRun); err != nil {
+				return err
+			}
 		}
-		return e.uninstallMod(o.dryRun)
+		return e.install(o, true)
 	}
+}
+
+// whatNext prints what to do after an install, the one text for both routes (install.sh runs
+// this install): the commands name bin as the user types it (plain zoneline when PATH finds
+// that very file).
+func (e *Env) whatNext(bin string, project bool) {
+	zl := skills.Word(bin, runtime.GOOS == "windows")
+	if p, err := lookPath("zoneline", e.Getenv("PATH")); err == nil {
+		if a, err1 := os.Stat(p); err1 == nil {
+			if b, err2 := os.Stat(bin); err2 == nil && os.SameFile(a, b) {
+				zl = "zoneline"
+			}
+		}
+	}
+	tune := zl + " config init"
+	if c := e.Paths.Config; c != "" {
+		if _, err := os.Stat(c); err == nil {
+			tune = "edit " + safetext.Line(c) + ", then: " + zl + " config check"
+		}
+	}
+	uninstall := zl + " uninstall   (--purge: config and state too)"
+	if project {
+		uninstall = zl + " uninstall -project"
+	}
+	fmt.Fprintf(e.Stdout, `
+What next:
+  - Start Claude Code (or a new session): the zone line appears under the prompt box (%s preview shows it here).
+  - Check that everything works, and what to fix:  %s doctor
+  - Before you compact, in Claude Code:            /compact-prep   (a checkpoint that survives)
+  - Tune thresholds and segments:                  %s
+  - Take out all that install put in:              %s
+`, zl, zl, tune, uninstall)
 }
 
 // installTarget returns the settings file and the Claude folder install works on.

@@ -102,7 +102,7 @@ func companionNote(bin string) string {
 	if _, err := (notify.Spawner{Getenv: os.Getenv, Exe: bin}).FindCompanion(); err == nil {
 		return ""
 	}
-	how := "reinstall with ./install.sh, npm i -g zoneline or a release archive: they all install it beside zoneline"
+	how := notify.CompanionHint
 	if goInstalled() {
 		how = "go install github.com/zoneline/zoneline/cmd/" + notify.Companion + "@" + installVersion()
 	}

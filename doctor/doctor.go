@@ -6,7 +6,6 @@ package doctor
 
 import (
 	"bufio"
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -21,6 +20,7 @@ import (
 
 	"github.com/zoneline/zoneline/config"
 	"github.com/zoneline/zoneline/install"
+	"github.com/zoneline/zoneline/internal/rawfs"
 	"github.com/zoneline/zoneline/internal/safetext"
 	"github.com/zoneline/zoneline/skills"
 	"github.com/zoneline/zoneline/state"
@@ -94,7 +94,7 @@ func sameFile(a, b string) bool {
 // hook, present and running an existing zoneline (self, ideally). Hooks provided by an enabled
 // zoneline plugin count as present.
 func Settings(path, self string) []Result {
-	data, err := os.ReadFile(path)
+	data, err := readFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return []Result{{Name: "settings", Status: Fail, Detail: path + " does not exist", Fix: "run: zoneline install (installed with -project? run zoneline doctor -project in that repository)"}}
 	}
@@ -139,12 +139,12 @@ func Settings(path, self string) []Result {
 		case found:
 			out = append(out, entryResult(name, cmd, self))
 		case plugin != "":
-			// The plugin's hooks run hooks/run, which looks on PATH, then in ~/.local/bin and
-			// ~/go/bin.
-			if _, err := exec.LookPath("zoneline"); err != nil && !pluginFinds() {
-				out = append(out, Result{Name: name, Status: Fail, Detail: "from the plugin " + plugin + ", but zoneline is neither on PATH nor in ~/.local/bin or ~/go/bin", Fix: "npm i -g zoneline, a release archive on PATH, go install github.com/zoneline/zoneline/cmd/zoneline@latest, or ./install.sh --no-register"})
+			// The plugin's hooks run hooks/run, which looks where install.PluginBinary does.
+			if bin := install.PluginBinary(os.Getenv); bin == "" {
+				out = append(out, Result{Name: name, Status: Fail, Detail: "from the plugin " + plugin + ", but zoneline is neither in an absolute PATH entry nor in ~/" + strings.Join(install.PluginHomeBins, " or ~/"),
+					Fix: "install zoneline with one of the commands above, then run zoneline doctor", More: hintLines()})
 			} else {
-				out = append(out, Result{Name: name, Status: OK, Detail: "from the plugin " + plugin})
+				out = append(out, Result{Name: name, Status: OK, Detail: "from the plugin " + plugin + ", running " + bin})
 			}
 		default:
 			out = append(out, Result{Name: name, Status: Fail, Detail: "not registered in " + path, Fix: "run: zoneline install (or zoneline doctor -project for a -project install)"})
@@ -226,20 +226,18 @@ func findHook(hooks *install.Node, event string) (string, bool) {
 // SkillNames are the skills zoneline installs, whose commands Skills checks.
 var SkillNames = []string{"compact-prep", "postcompact"}
 
-// skillVersionTimeout bounds `<program> version`, run to check a skill's program is zoneline.
-const skillVersionTimeout = 5 * time.Second
-
 // Skills checks what each installed skill (<claudeDir>/skills/<name>/SKILL.md) will actually
 // run: the program of its allowed-tools pattern Bash(<program> checkpoint:*), which must exist,
-// be executable and answer `version` as zoneline. A skill that runs the bare name depends on
-// the PATH Claude Code gets. plugin names an enabled zoneline plugin, whose skills run zoneline
-// from PATH.
+// be executable, be named zoneline and be the same file as self, the zoneline doctor knows. A
+// skill file may come from a repository (doctor -project): the program it names is compared,
+// never run. A skill that runs the bare name depends on the PATH Claude Code gets. plugin names
+// an enabled zoneline plugin, whose skills run zoneline from PATH.
 func Skills(claudeDir, self, plugin string) []Result {
 	var out []Result
 	for _, name := range SkillNames {
 		path := filepath.Join(claudeDir, "skills", name, "SKILL.md")
 		r := Result{Name: "skill /" + name}
-		data, err := os.ReadFile(path)
+		data, err := readFile(path)
 		switch {
 		case errors.Is(err, fs.ErrNotExist) && plugin != "":
 			r.Detail = "from the plugin " + plugin + ", runs zoneline from PATH"
@@ -274,11 +272,9 @@ func Skills(claudeDir, self, plugin string) []Result {
 		case !isExecutable(prog):
 			r.Status, r.Fix = Fail, prog+" does not exist or is not executable, so the skill's commands fail: run zoneline install again from the binary you use"
 		case !install.IsOurs(install.CommandLine(prog, "x", runtime.GOOS), "x"):
-			r.Status, r.Fix = Fail, prog+" is not named zoneline (doctor runs nothing else): run zoneline install --force"
-		case !answersAsZoneline(prog):
-			r.Status, r.Fix = Fail, prog+" does not answer `version` as zoneline: run zoneline install again from the binary you use"
+			r.Status, r.Fix = Fail, prog+" is not named zoneline: run zoneline install --force"
 		case !sameFile(prog, self):
-			r.Status, r.Fix = Warn, "it runs another zoneline than this one ("+self+"): run zoneline install from the binary you want"
+			r.Status, r.Fix = Warn, "it runs "+prog+", not this zoneline ("+self+"); doctor runs no program a skill names, so it cannot vouch for that one: run zoneline install from the binary you want"
 		}
 		out = append(out, r)
 	}
@@ -287,7 +283,7 @@ func Skills(claudeDir, self, plugin string) []Result {
 
 // Plugin returns the enabled zoneline plugin named in the settings file at path, or "".
 func Plugin(path string) string {
-	data, err := os.ReadFile(path)
+	data, err := readFile(path)
 	if err != nil {
 		return ""
 	}
@@ -296,15 +292,6 @@ func Plugin(path string) string {
 		return ""
 	}
 	return install.PluginEnabled(doc.Root)
-}
-
-// answersAsZoneline reports whether `prog version` prints "zoneline …". prog is a file named
-// zoneline that a skill runs (checked by the caller), run with a fixed argv and no shell.
-func answersAsZoneline(prog string) bool {
-	ctx, cancel := context.WithTimeout(context.Background(), skillVersionTimeout)
-	defer cancel()
-	out, err := exec.CommandContext(ctx, prog, "version").Output()
-	return err == nil && strings.HasPrefix(string(out), "zoneline ")
 }
 
 // Config checks the config file: absent (defaults), valid, or broken with its position.
@@ -433,7 +420,7 @@ func Notify(enabled bool, companion string, findErr error, bus bool, tested bool
 		r.Status, r.Detail = Info, "off in the config ([notify] enabled = false)"
 		return r
 	case findErr != nil:
-		r.Status, r.Detail, r.Fix = Warn, oneLine(findErr.Error()), "install zoneline-notify beside zoneline: install.sh, npm i -g zoneline and the release archives do; after go install, go install github.com/zoneline/zoneline/cmd/zoneline-notify@latest"
+		r.Status, r.Detail, r.Fix = Warn, oneLine(findErr.Error()), "put zoneline-notify beside zoneline, as the line above says"
 		return r
 	case !bus:
 		r.Status, r.Detail = Warn, "no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS unset, no $XDG_RUNTIME_DIR/bus): no desktop notifications, the status line and the nudge still warn"
@@ -592,17 +579,16 @@ func Render(w io.Writer, rs []Result) {
 	}
 }
 
-// pluginFinds reports whether the plugin's hooks/run finds zoneline outside PATH: in
-// ~/.local/bin (install.sh, npx) or ~/go/bin (go install).
-func pluginFinds() bool {
-	home, err := os.UserHomeDir()
-	if err != nil || !filepath.IsAbs(home) {
-		return false
+// readFile reads a file doctor checks (settings.json, a skill), which a repository may have put
+// there (doctor -project): only a regular file, at most settingsLimit bytes, through one open,
+// so a FIFO or a device is an error at once, never a hang or an endless read.
+func readFile(path string) ([]byte, error) { return rawfs.ReadFile(path, settingsLimit, false) }
+
+// hintLines returns install.BinaryHint one route a line.
+func hintLines() []string {
+	lines := strings.Split(install.BinaryHint, "\n")
+	for i := range lines {
+		lines[i] = strings.TrimSpace(lines[i])
 	}
-	for _, p := range []string{filepath.Join(home, ".local", "bin", "zoneline"), filepath.Join(home, "go", "bin", "zoneline")} {
-		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
-			return true
-		}
-	}
-	return false
+	return lines
 }

@@ -348,7 +348,7 @@ func TestSkills(t *testing.T) {
 	installSkills(self)
 	check("installed, path with a space", OK, "runs "+self)
 	installSkills(impostor)
-	check("not zoneline", Fail, "does not answer `version` as zoneline")
+	check("another file", Warn, "not this zoneline")
 	installSkills(script("bin/other-tool", "zoneline v1"))
 	check("not named zoneline: not run", Fail, "not named zoneline")
 	installSkills(filepath.Join(dir, "gone", "zoneline"))
@@ -357,4 +357,89 @@ func TestSkills(t *testing.T) {
 	check("bare name off PATH", Fail, "not on PATH")
 	t.Setenv("PATH", filepath.Dir(self))
 	check("bare name on PATH", Warn, "from the PATH Claude Code gets")
+}
+
+// TestSettingsPluginFinds: with the plugin's hooks, doctor finds zoneline where hooks/run does
+// (install.PluginBinary): an absolute PATH entry, then the home locations; never a zoneline in
+// the project a relative PATH entry names. Without one it lists how to install it.
+func TestSettingsPluginFinds(t *testing.T) {
+	dir := t.TempDir()
+	project := filepath.Join(dir, "project")
+	exe(t, dir, "project/zoneline")
+	t.Chdir(project)
+	p := filepath.Join(dir, "settings.json")
+	os.WriteFile(p, []byte(`{"enabledPlugins": {"zoneline@zoneline": true}}`), 0o644)
+	home := filepath.Join(dir, "home")
+	t.Setenv("HOME", home)
+	status := func() Result {
+		for _, r := range Settings(p, filepath.Join(dir, "self")) {
+			if r.Name == "hook PreCompact" {
+				return r
+			}
+		}
+		t.Fatal("no hook PreCompact result")
+		return Result{}
+	}
+	t.Setenv("PATH", ".:"+filepath.Join(dir, "empty"))
+	if r := status(); r.Status != Fail || len(r.More) < 3 || !strings.Contains(strings.Join(r.More, "\n"), "npm i -g zoneline") {
+		t.Errorf("zoneline only in the project: %+v, want Fail with the install routes", r)
+	}
+	gobin := exe(t, dir, "home/go/bin/zoneline")
+	if r := status(); r.Status != OK || !strings.Contains(r.Detail, gobin) {
+		t.Errorf("zoneline in ~/go/bin: %+v, want OK running it", r)
+	}
+}
+
+// TestSkillsRunNothing: a skill file a repository commits (doctor -project reads the
+// repository's .claude) may name any program: doctor compares it with the zoneline it knows and
+// never runs it, through a plain path or one that resolves into the project (/proc/self/cwd).
+func TestSkillsRunNothing(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("shell scripts stand in for zoneline")
+	}
+	dir := t.TempDir()
+	repo := filepath.Join(dir, "repo")
+	marker := filepath.Join(dir, "ran")
+	planted := filepath.Join(repo, "tools", "zoneline")
+	os.MkdirAll(filepath.Dir(planted), 0o755)
+	if err := os.WriteFile(planted, []byte("#!/bin/sh\ntouch "+marker+"\necho 'zoneline v9'\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	self := exe(t, dir, "bin/zoneline")
+	t.Chdir(repo)
+	progs := []string{planted}
+	if runtime.GOOS == "linux" {
+		progs = append(progs, "/proc/self/cwd/tools/zoneline")
+	}
+	for _, prog := range progs {
+		claude := filepath.Join(repo, ".claude")
+		for _, name := range SkillNames {
+			tmpl, _ := skills.FS.ReadFile(name + "/SKILL.md")
+			p := filepath.Join(claude, "skills", name, "SKILL.md")
+			os.MkdirAll(filepath.Dir(p), 0o755)
+			os.WriteFile(p, skills.ForBinary(tmpl, skills.Word(prog, false)), 0o644)
+		}
+		for _, r := range Skills(claude, self, "") {
+			if r.Status != Warn || !strings.Contains(r.Fix, "not this zoneline") {
+				t.Errorf("%s: %s = %v %q (fix %q), want a warning that it is not this zoneline", prog, r.Name, r.Status, r.Detail, r.Fix)
+			}
+		}
+		if _, err := os.Stat(marker); err == nil {
+			t.Fatalf("doctor ran %s, which a skill file in the repository named", prog)
+		}
+	}
+	// The same file as self, reached through another path, is this zoneline.
+	link := filepath.Join(dir, "link")
+	if err := os.Symlink(filepath.Dir(self), link); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range SkillNames {
+		tmpl, _ := skills.FS.ReadFile(name + "/SKILL.md")
+		os.WriteFile(filepath.Join(repo, ".claude", "skills", name, "SKILL.md"), skills.ForBinary(tmpl, filepath.Join(link, "zoneline")), 0o644)
+	}
+	for _, r := range Skills(filepath.Join(repo, ".claude"), self, "") {
+		if r.Status != OK {
+			t.Errorf("self through a symlink: %s = %v %q", r.Name, r.Status, r.Fix)
+		}
+	}
 }

@@ -72,6 +72,45 @@ func TestPluginRunner(t *testing.T) {
 			t.Errorf("exit %d, %q", code, out)
 		}
 	})
+	// Claude Code runs hooks in the project: an empty, "." or relative PATH entry (or a relative
+	// HOME) names it, and a zoneline planted there must never run.
+	t.Run("planted in the project", func(t *testing.T) {
+		for _, tc := range []struct{ path, home string }{
+			{":" + sys, ""}, {"/usr/bin::/bin", ""}, {".:/usr/bin", ""}, {sys + ":", ""},
+			{"tools:" + sys, ""}, {"./tools:" + sys, ""}, {sys, "."}, {sys, "tools/.."},
+			{".:" + sys, "{home}"}, // a real zoneline in ~/.local/bin: that one runs
+		} {
+			project := t.TempDir()
+			marker := filepath.Join(t.TempDir(), "planted-ran")
+			for _, p := range []string{"zoneline", "tools/zoneline", ".local/bin/zoneline", "go/bin/zoneline"} {
+				p = filepath.Join(project, p)
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, []byte("#!/bin/sh\ntouch "+marker+"\necho planted\n"), 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			home, real := tc.home, tc.home == "{home}"
+			if real {
+				home = t.TempDir()
+				link(t, zl, filepath.Join(home, ".local", "bin", "zoneline"))
+			}
+			cmd := exec.Command("/bin/sh", runner, "version")
+			cmd.Dir = project
+			cmd.Env = []string{"PATH=" + tc.path, "HOME=" + home}
+			out, err := cmd.CombinedOutput()
+			if _, serr := os.Stat(marker); serr == nil || strings.Contains(string(out), "planted") {
+				t.Errorf("PATH=%q HOME=%q: hooks/run ran the zoneline planted in the project (%q)", tc.path, tc.home, out)
+			}
+			if real && (err != nil || !strings.HasPrefix(string(out), "zoneline ")) {
+				t.Errorf("PATH=%q: want ~/.local/bin/zoneline to run, got %v %q", tc.path, err, out)
+			}
+			if !real && !strings.Contains(string(out), "npm i -g zoneline") {
+				t.Errorf("PATH=%q HOME=%q: want the install hint, got %v %q", tc.path, tc.home, err, out)
+			}
+		}
+	})
 	t.Run("npm launcher", func(t *testing.T) {
 		prefix := t.TempDir()
 		pkg := filepath.Join(prefix, "lib", "node_modules", "zoneline")

@@ -187,3 +187,37 @@ func TestUninstallRowsSayWhat(t *testing.T) {
 		}
 	}
 }
+
+// TestPurgeStateOnlyOurs: purge removes what zoneline writes in the state dir, by the names
+// zoneline gives it, and nothing else: a state dir pointed at a busy folder keeps the user's
+// git/ checkouts, sessions/ notes and files.
+func TestPurgeStateOnlyOurs(t *testing.T) {
+	dir := testtmp.Dir(t)
+	files := map[string]bool{ // path → zoneline's
+		"zoneline.log": true, "zoneline.log.1": true, "gc.stamp": true, "config-cache.toml": true,
+		"sessions/11111111-2222-3333-4444-555555555555/session.json":           true,
+		"snapshots/20260501T120000Z-11111111-2222-3333-4444-555555555555.json": true,
+		"git/0123456789abcdef.json":                                            true,
+		"git/0123456789abcdef.refresh":                                         true,
+		"git/myrepo/README":                                                    false, "sessions/notes.md": false, "todo.txt": false,
+	}
+	for p := range files {
+		p = filepath.Join(dir, filepath.FromSlash(p))
+		os.MkdirAll(filepath.Dir(p), 0o700)
+		os.WriteFile(p, []byte("x"), 0o600)
+	}
+	left := purgeState(dir)
+	for p, ours := range files {
+		_, err := os.Stat(filepath.Join(dir, filepath.FromSlash(p)))
+		if ours && err == nil {
+			t.Errorf("purge left zoneline's %s", p)
+		}
+		if !ours && err != nil {
+			t.Errorf("purge removed the user's %s", p)
+		}
+	}
+	want := []string{filepath.Join("git", "myrepo"), filepath.Join("sessions", "notes.md"), "todo.txt"}
+	if strings.Join(left, ",") != strings.Join(want, ",") {
+		t.Errorf("left = %q, want %q", left, want)
+	}
+}

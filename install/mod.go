@@ -28,7 +28,7 @@ func ModDir(claudeDir string) string { return filepath.Join(claudeDir, "skills",
 // IsModDir reports whether dir holds zoneline's mod (its manifest names zoneline and the binary
 // file is there): only such a folder is replaced or removed.
 func IsModDir(dir string) bool {
-	data, err := os.ReadFile(filepath.Join(dir, modManifest))
+	data, err := readLimited(filepath.Join(dir, modManifest), recordLimit)
 	if err != nil {
 		return false
 	}
@@ -74,7 +74,7 @@ func InstallMod(claudeDir, bin string, src fs.FS, root string, dryRun bool) (str
 	changed := false
 	for rel, data := range files {
 		target := filepath.Join(dir, filepath.FromSlash(rel))
-		if old, err := os.ReadFile(target); err == nil && bytes.Equal(old, data) {
+		if old, err := readLimited(target, settingsMax); err == nil && bytes.Equal(old, data) {
 			continue
 		}
 		changed = true
@@ -92,9 +92,10 @@ func InstallMod(claudeDir, bin string, src fs.FS, root string, dryRun bool) (str
 }
 
 // UninstallMod removes the mod's folder when it is zoneline's; removed says whether there was one.
+// A symlink there (a checkout of the mod linked in) is the user's and stays.
 func UninstallMod(claudeDir string, dryRun bool) (bool, error) {
 	dir := ModDir(claudeDir)
-	if !filepath.IsAbs(dir) || !IsModDir(dir) {
+	if fi, err := os.Lstat(dir); err != nil || !fi.IsDir() || !filepath.IsAbs(dir) || !IsModDir(dir) {
 		return false, nil
 	}
 	if dryRun {
@@ -105,7 +106,7 @@ func UninstallMod(claudeDir string, dryRun bool) (bool, error) {
 
 // ModBinary returns the binary an installed mod runs, "" when none is named.
 func ModBinary(dir string) string {
-	data, err := os.ReadFile(filepath.Join(dir, ModPathFile))
+	data, err := readLimited(filepath.Join(dir, ModPathFile), recordLimit)
 	if err != nil {
 		return ""
 	}

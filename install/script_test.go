@@ -88,8 +88,8 @@ func TestInstallScript(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(home2, ".claude")); err == nil {
 		t.Errorf("--no-register touched ~/.claude")
 	}
-	if !strings.Contains(string(noReg), "config init") {
-		t.Errorf("--no-register wrote no config, so What next should offer config init:\n%s", noReg)
+	if !strings.Contains(string(noReg), "run '"+filepath.Join(home2, "p", "bin", "zoneline")+" install' when you want it") || strings.Contains(string(noReg), "What next") {
+		t.Errorf("--no-register registered nothing: its next step is zoneline install (which says what next):\n%s", noReg)
 	}
 
 	// Uninstall with --purge: the settings file install created is gone, and so is the config.
@@ -185,6 +185,20 @@ func TestInstallScriptDryRun(t *testing.T) {
 		})
 		if len(left) > 0 {
 			t.Errorf("the dry run wrote into %s: %v", dir, left)
+		}
+	}
+}
+
+// TestInstallScriptNextOnce: what to do after an install is one text, the binary's (install.sh
+// runs zoneline install, which prints it): install.sh holds no copy of its own.
+func TestInstallScriptNextOnce(t *testing.T) {
+	b, err := os.ReadFile("../install.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, copy := range []string{"What next", "/compact-prep", "config check", "doctor"} {
+		if strings.Contains(string(b), copy) {
+			t.Errorf("install.sh prints its own %q: the binary's install says what next", copy)
 		}
 	}
 }

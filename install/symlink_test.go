@@ -79,3 +79,102 @@ func TestSymlinkChainWrittenThrough(t *testing.T) {
 		t.Errorf("target mode %v, want 0600 kept", fi.Mode().Perm())
 	}
 }
+
+// TestUninstallKeepsFoldersItDidNotCreate: uninstall removes the skill files it wrote and the
+// folders install created, never a symlinked skills folder (a dotfiles link, empty or not), a
+// symlinked skill folder, nor a folder that was there before install.
+func TestUninstallKeepsFoldersItDidNotCreate(t *testing.T) {
+	needsSymlinks(t)
+	for _, tc := range []string{"skills link", "skills link, own skill", "skill link", "skills folder made by the user", "created"} {
+		t.Run(tc, func(t *testing.T) {
+			dir := testtmp.Dir(t)
+			o := testOptions(dir)
+			skills := filepath.Join(o.ClaudeDir, "skills")
+			dot := filepath.Join(dir, "dotfiles", "skills")
+			os.MkdirAll(o.ClaudeDir, 0o755)
+			os.MkdirAll(dot, 0o755)
+			var links []string
+			switch tc {
+			case "skills link", "skills link, own skill":
+				if err := os.Symlink(dot, skills); err != nil {
+					t.Skip(err)
+				}
+				links = append(links, skills)
+				if tc == "skills link, own skill" {
+					os.MkdirAll(filepath.Join(dot, "mine"), 0o755)
+					os.WriteFile(filepath.Join(dot, "mine", "SKILL.md"), []byte("mine\n"), 0o644)
+				}
+			case "skill link":
+				links = append(links, filepath.Join(skills, "compact-prep"))
+			case "skills folder made by the user":
+				os.MkdirAll(skills, 0o755)
+			}
+			if _, err := Install(o); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := os.Stat(filepath.Join(skills, "compact-prep", "SKILL.md")); err != nil {
+				t.Fatalf("install wrote no skill: %v", err)
+			}
+			if tc == "skill link" { // the user moves the skill's folder into dotfiles and links it
+				sk := filepath.Join(skills, "compact-prep")
+				if err := os.Rename(sk, filepath.Join(dot, "compact-prep")); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Symlink(filepath.Join(dot, "compact-prep"), sk); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if _, err := Uninstall(o); err != nil {
+				t.Fatal(err)
+			}
+			for _, l := range links {
+				if fi, err := os.Lstat(l); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+					t.Errorf("uninstall removed the symlink %s (%v)", l, err)
+				}
+			}
+			if _, err := os.Stat(filepath.Join(skills, "compact-prep", "SKILL.md")); err == nil {
+				t.Errorf("uninstall left zoneline's skill file")
+			}
+			_, err := os.Lstat(skills)
+			switch tc {
+			case "created":
+				if err == nil {
+					t.Errorf("uninstall left the empty skills folder install created")
+				}
+			case "skills folder made by the user":
+				if err != nil {
+					t.Errorf("uninstall removed the skills folder the user made: %v", err)
+				}
+			case "skills link, own skill":
+				if _, err := os.Stat(filepath.Join(skills, "mine", "SKILL.md")); err != nil {
+					t.Errorf("the user's own skill is gone from Claude Code's folder: %v", err)
+				}
+			}
+		})
+	}
+}
+
+// TestUninstallModKeepsLink: a mod folder that is a symlink (a checkout linked in) stays.
+func TestUninstallModKeepsLink(t *testing.T) {
+	needsSymlinks(t)
+	dir := testtmp.Dir(t)
+	claude := filepath.Join(dir, "claude")
+	checkout := filepath.Join(dir, "checkout")
+	if _, _, err := InstallMod(filepath.Join(dir, "other"), "/opt/zoneline", os.DirFS(".."), "mod/zoneline", false); err != nil {
+		t.Fatal(err)
+	}
+	os.Rename(ModDir(filepath.Join(dir, "other")), checkout)
+	os.MkdirAll(filepath.Join(claude, "skills"), 0o755)
+	if err := os.Symlink(checkout, ModDir(claude)); err != nil {
+		t.Fatal(err)
+	}
+	if removed, err := UninstallMod(claude, false); removed || err != nil {
+		t.Errorf("UninstallMod = %v, %v", removed, err)
+	}
+	if fi, err := os.Lstat(ModDir(claude)); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the linked mod folder was removed: %v", err)
+	}
+	if !IsModDir(checkout) {
+		t.Errorf("the checkout was emptied")
+	}
+}

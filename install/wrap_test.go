@@ -59,3 +59,47 @@ func TestWrappedDoubleQuotes(t *testing.T) {
 		}
 	}
 }
+
+// TestUninstallRepointedWrap: after install -wrap the user points the wrap at another command;
+// uninstall leaves that command, unwrapped, and says so, instead of the one install recorded.
+// Unchanged, the recorded statusLine comes back byte for byte.
+func TestUninstallRepointedWrap(t *testing.T) {
+	const bin = "/opt/zl/zoneline"
+	for _, repoint := range []bool{false, true} {
+		dir := testtmp.Dir(t)
+		p := filepath.Join(dir, "settings.json")
+		orig := `{"statusLine": {"type": "command", "command": "toolA --old", "padding": 2}}`
+		os.WriteFile(p, []byte(orig), 0o644)
+		o := Options{Settings: p, ClaudeDir: dir, Bin: bin, GOOS: "linux", Wrap: true}
+		if _, err := Install(o); err != nil {
+			t.Fatal(err)
+		}
+		b, _ := os.ReadFile(p)
+		if !strings.Contains(string(b), "toolA --old") {
+			t.Fatalf("install -wrap:\n%s", b)
+		}
+		if repoint {
+			s := strings.Replace(string(b), "-wrap 'toolA --old'", "-wrap 'toolB --new'", 1)
+			os.WriteFile(p, []byte(s), 0o644)
+		}
+		res, err := Uninstall(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := os.ReadFile(p)
+		var detail string
+		for _, c := range res.Changes {
+			if c.Item == "statusLine" {
+				detail = c.Action + " " + c.Detail
+			}
+		}
+		switch {
+		case !repoint && string(got) != orig:
+			t.Errorf("unchanged wrap: uninstall left\n%s\nwant the original back\n%s", got, orig)
+		case repoint && (!strings.Contains(string(got), `"command": "toolB --new"`) || strings.Contains(string(got), "toolA") || strings.Contains(string(got), "zoneline")):
+			t.Errorf("re-pointed wrap: uninstall left\n%s\nwant toolB --new, unwrapped", got)
+		case repoint && (!strings.Contains(detail, "unwrapped") || !strings.Contains(detail, "toolA --old")):
+			t.Errorf("re-pointed wrap: the report says %q, want it to say it unwrapped what is there now", detail)
+		}
+	}
+}

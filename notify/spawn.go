@@ -87,8 +87,12 @@ func HaveBus(getenv func(string) string) bool {
 // ErrNoBus reports that no notification was attempted for want of a session bus.
 var ErrNoBus = errors.New("zoneline: no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS unset, no $XDG_RUNTIME_DIR/bus): notification skipped")
 
+// CompanionHint says how to get the companion beside zoneline: the one text ErrNoCompanion,
+// doctor and install give.
+const CompanionHint = "install.sh, npm i -g zoneline and the release archives install it beside zoneline; after go install: go install github.com/zoneline/zoneline/cmd/" + Companion + "@latest"
+
 // ErrNoCompanion reports that zoneline-notify was found neither beside zoneline nor on PATH.
-var ErrNoCompanion = errors.New("zoneline: " + Companion + " not found beside zoneline or on PATH: reinstall zoneline (install.sh, npm i -g zoneline and the release archives install both; after go install, go install github.com/zoneline/zoneline/cmd/zoneline-notify too)")
+var ErrNoCompanion = errors.New("zoneline: " + Companion + " not found beside zoneline or on PATH: " + CompanionHint)
 
 // Spawner starts the companion detached.
 type Spawner struct {

@@ -1,0 +1,188 @@
+package install
+
+import (
+	"slices"
+	"strings"
+)
+
+// CommandLine returns the shell command Claude Code runs for sub: the binary's path, quoted
+// when it needs it, then sub. On Windows Claude Code runs a status line command through Git Bash
+// (its own status line guide says so), which takes a backslash as an escape: the path is written
+// with forward slashes and quoted as for any POSIX shell.
+func CommandLine(bin, sub, goos string) string {
+	if goos == "windows" {
+		bin = strings.ReplaceAll(bin, `\`, "/")
+	}
+	if bin == "" || strings.IndexFunc(bin, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+=:@%,", r))
+	}) >= 0 {
+		bin = "'" + strings.ReplaceAll(bin, "'", `'\''`) + "'"
+	}
+	return bin + " " + sub
+}
+
+// HookCommand returns the hook entry that runs `zoneline hook`. On Windows it is in Claude Code's
+// exec form, the program in "command" and its arguments in "args": no shell parses it, so it runs
+// alike whether Claude Code has Git Bash or falls back to PowerShell, spaces in the path
+// included. Elsewhere it is a shell command line, as Claude Code has always run hooks.
+func HookCommand(bin, goos string) *Node {
+	if goos == "windows" {
+		return Obj("type", "command", "command", strings.ReplaceAll(bin, `\`, "/"), "args", []*Node{FromValue(SubHook)}, "timeout", HookTimeout)
+	}
+	return Obj("type", "command", "command", CommandLine(bin, SubHook, goos), "timeout", HookTimeout)
+}
+
+// EntryCommand is a hook entry as one command line (for reports and for IsOurs): the shell
+// form's command as is, the exec form's program and args quoted as a shell would take them.
+func EntryCommand(h *Node) string {
+	cmd := h.Get("command").Text()
+	args := h.Get("args")
+	if args == nil {
+		return cmd
+	}
+	line := CommandLine(cmd, "", "")
+	line = line[:len(line)-1]
+	if args.Kind != Array {
+		return line + " ?"
+	}
+	for _, a := range args.Elems {
+		if a.Kind != String {
+			return line + " ?"
+		}
+		line += " " + CommandLine(a.Str, "", "")[:len(CommandLine(a.Str, "", ""))-1]
+	}
+	return line
+}
+
+// EntryIsOurs reports whether a hook entry runs zoneline's sub, in the shell or the exec form.
+func EntryIsOurs(h *Node, sub string) bool { return IsOurs(EntryCommand(h), sub) }
+
+// IsOurs reports whether command runs zoneline's sub: its program (after any VAR=value
+// prefixes or PowerShell's call operator) has the base name zoneline or zoneline.exe, its first
+// argument is sub, and nothing but flags follows. A word holding an unquoted shell operator (|
+// & ; < > ( ) $ `, e.g. `-segments=zone&&other`) makes it the user's own composite command.
+func IsOurs(command, sub string) bool {
+	w, meta := shellWords(command)
+	if len(w) > 0 && w[0] == "&" {
+		w, meta = w[1:], meta[1:]
+	}
+	for len(w) > 0 && isAssignment(w[0]) {
+		w, meta = w[1:], meta[1:]
+	}
+	if len(w) < 2 || w[1] != sub || slices.Contains(meta, true) {
+		return false
+	}
+	// Only flags may follow: "zoneline statusline | head -1 && other" is the user's own
+	// composite command, not ours to replace or remove.
+	for i := 2; i < len(w); i++ {
+		if !strings.HasPrefix(w[i], "-") {
+			return false
+		}
+		if flag := strings.TrimLeft(w[i], "-"); flag == "wrap" || flag == "segments" {
+			i++ // its value: `zoneline statusline -wrap 'their command'`
+		}
+	}
+	base := w[0][strings.LastIndexAny(w[0], `/\`)+1:]
+	if len(base) > 4 && strings.EqualFold(base[len(base)-4:], ".exe") {
+		base = base[:len(base)-4]
+	}
+	return base == binaryName
+}
+
+// OwnFlags reports whether a zoneline statusLine command (IsOurs) carries flags install does
+// not write (it writes none, or -wrap): the user's own choice, e.g. -segments, which install
+// keeps as it is and uninstall leaves.
+func OwnFlags(command string) bool {
+	w := words(command)
+	for i := 0; i < len(w); i++ {
+		if w[i] != SubStatusline {
+			continue
+		}
+		for j := i + 1; j < len(w); j++ {
+			switch f := strings.TrimLeft(w[j], "-"); {
+			case f == "wrap":
+				j++
+			case strings.HasPrefix(f, "wrap="):
+			default:
+				return true
+			}
+		}
+		return false
+	}
+	return false
+}
+
+func isAssignment(w string) bool {
+	i := strings.IndexByte(w, '=')
+	if i <= 0 {
+		return false
+	}
+	for _, r := range w[:i] {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// words splits a command line on blanks (shellWords).
+func words(s string) []string {
+	w, _ := shellWords(s)
+	return w
+}
+
+// shellWords splits a command line on blanks, honouring single quotes, double quotes (inside
+// them a backslash escapes only $ ` " \ and a newline, as POSIX sh does) and backslash
+// escapes of a blank or a quote outside them (enough to find the program and its arguments;
+// other backslashes stay, for Windows paths). meta[i] reports whether word i holds an unquoted
+// shell operator or expansion: | & ; < > ( ) $ `.
+func shellWords(s string) (out []string, meta []bool) {
+	var cur strings.Builder
+	in, m := false, false
+	var q rune
+	for i := 0; i < len(s); i++ {
+		c := rune(s[i])
+		switch {
+		case q == '\'':
+			if c == '\'' {
+				q = 0
+			} else {
+				cur.WriteRune(c)
+			}
+		case q == '"':
+			switch {
+			case c == '"':
+				q = 0
+			case c == '\\' && i+1 < len(s) && s[i+1] == '\n':
+				i++ // a line continuation
+			case c == '\\' && i+1 < len(s) && strings.IndexByte("$`\"\\", s[i+1]) >= 0:
+				cur.WriteByte(s[i+1])
+				i++
+			default:
+				cur.WriteByte(s[i])
+			}
+		case c == '\'' || c == '"':
+			q, in = c, true
+		case c == ' ' || c == '\t' || c == '\n':
+			if in {
+				out, meta = append(out, cur.String()), append(meta, m)
+				cur.Reset()
+				in, m = false, false
+			}
+		case c == '\\' && i+1 < len(s) && (s[i+1] == ' ' || s[i+1] == '"' || s[i+1] == '\''):
+			cur.WriteByte(s[i+1])
+			i++
+			in = true
+		default:
+			if strings.IndexByte("|&;<>()$`", s[i]) >= 0 {
+				m = true
+			}
+			cur.WriteByte(s[i])
+			in = true
+		}
+	}
+	if in {
+		out, meta = append(out, cur.String()), append(meta, m)
+	}
+	return out, meta
+}
