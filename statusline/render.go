@@ -3,7 +3,7 @@
 // text; it reads no file and no environment.
 //
 // The line is made of segments (zone, tokens, bar, …), each a small type behind the segment
-// interface and listed in one registry map. Segments return text as spans with a style name;
+// interface and listed in one table (segment.go). Segments return text as spans with a style name;
 // only the renderer turns styles into SGR escape codes, and with the Ascii profile it prints
 // none. Widths are measured before styling. When Options.Width is set, a line that is too wide
 // drops its lowest-priority segments first, then is cut with an ellipsis.
@@ -53,9 +53,8 @@ func Render(v View, o Options) string {
 	}
 	lines := o.Lines
 	if lines == nil {
-		lines = DefaultLines
-	}
-	if len(v.Problems) > 0 && !hasSegment(lines, "problems") {
+		lines = defaultLayout[:] // collect reads the table's default line for it
+	} else if len(v.Problems) > 0 && !LayoutHas(lines, "problems") {
 		// Problems are never hidden: a layout without the segment gets it on its first line.
 		first := append(append([]string(nil), lines[0]...), "problems")
 		lines = append([][]string{first}, lines[1:]...)
@@ -83,16 +82,8 @@ func Render(v View, o Options) string {
 	return r.b.String()
 }
 
-func hasSegment(lines [][]string, name string) bool {
-	for _, l := range lines {
-		for _, n := range l {
-			if n == name {
-				return true
-			}
-		}
-	}
-	return false
-}
+// defaultLayout stands for the default line (Options.Lines nil): one line whose names are nil.
+var defaultLayout = [1][]string{}
 
 // renderState is the working memory of one Render.
 type renderState struct {
@@ -112,25 +103,40 @@ type renderer struct {
 	lines int
 }
 
-// collect renders the enabled segments named in names into l, measuring each span quickly
-// (exactly for ASCII and the fixed glyphs, as an upper bound for other text).
+// collect renders the enabled segments named in names (nil: the table's default line) into l,
+// measuring each span quickly (exactly for ASCII and the fixed glyphs, as an upper bound for
+// other text).
 func (r *renderer) collect(l *lineLayout, names []string) {
+	if names == nil {
+		for i := range segments {
+			if segments[i].Default {
+				r.collectOne(l, &segments[i])
+			}
+		}
+		return
+	}
 	for _, name := range names {
-		reg, ok := registry[name]
-		if !ok || !reg.seg.enabled(r.c) {
-			continue
+		if s := lookupSegment(name); s != nil {
+			r.collectOne(l, s)
 		}
-		start := len(l.spans)
-		l.spans = reg.seg.render(r.c, l.spans)
-		if !r.add(l, start, reg.priority, reg.group) {
-			continue
-		}
-		l.items[len(l.items)-1].zone = name == "zone"
-		if t, ok := reg.seg.(tailer); ok {
-			start = len(l.spans)
-			l.spans = t.renderTail(r.c, l.spans)
-			r.add(l, start, PriorityTail, reg.group)
-		}
+	}
+}
+
+// collectOne renders segment s into l when it has something to show.
+func (r *renderer) collectOne(l *lineLayout, s *Segment) {
+	if !s.seg.enabled(r.c) {
+		return
+	}
+	start := len(l.spans)
+	l.spans = s.seg.render(r.c, l.spans)
+	if !r.add(l, start, s.Priority, s.group) {
+		return
+	}
+	l.items[len(l.items)-1].zone = s.Name == "zone"
+	if t, ok := s.seg.(tailer); ok {
+		start = len(l.spans)
+		l.spans = t.renderTail(r.c, l.spans)
+		r.add(l, start, PriorityTail, s.group)
 	}
 }
 
