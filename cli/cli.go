@@ -3,6 +3,10 @@
 // needs and hands it down.
 package cli
 
+// The reference pages docs/commands.md, docs/segments.md and docs/config.md are generated from
+// the command table, the segment table and the config schema (docs_test.go):
+//go:generate go test -run ^TestDocsUpToDate$ -fixdocs .
+
 import (
 	"errors"
 	"flag"

@@ -81,7 +81,7 @@ var segments = [...]Segment{
 	{"tokens", true, 90, `the context's tokens against the window, "142k/200k", in the zone's colour`, tokensSegment{}, groupGauge},
 	{"bar", true, 30, `a gauge of the tokens over the window (statusline.bar_width cells), the filled part in the zone's colour`, barSegment{}, groupGauge},
 	{"percent", true, 70, `the tokens as a percent of the window, "71%" (not capped: 130% past the window)`, percentSegment{}, groupGauge},
-	{"compact", true, 80, `the distance to Claude Code's auto-compact point, "~25k to compact" ("~": an estimate), "compact due", "auto-compact off"; warn colour within 40k, dumb within 20k`, compactSegment{}, groupNone},
+	{"compact", true, 80, `the distance to Claude Code's auto-compact point, "~25k to compact" ("~": an estimate), "compact due", "auto-compact off"; in the warn colour as the point nears, the dumb colour when it is imminent`, compactSegment{}, groupNone},
 	{"nudge", true, PriorityPinned, `the pending step: "⚑ /compact-prep" once a warning tier is crossed, "⚑ /compact" once a fresh checkpoint is written; with the prompt cache known, whether now is a good moment`, nudgeSegment{}, groupNudge},
 	{"limits", true, 65, `the account's rate limits, "5h 42% (2h13m) 7d 91% (3d4h)", or a gateway's spend limit; hidden when the payload has none (API-key sessions)`, limitsSegment{}, groupNone},
 	{"model", true, 60, `the model's display name, "Opus 5.5"`, modelSegment{}, groupNone},
