@@ -29,4 +29,7 @@ const (
 const (
 	PriorityPinned = 100 // zone, the pending step, problems
 	PriorityTail   = 56  // a segment's droppable tail (the pending step's cache hint): after the place, before the model
+	// PriorityOverProblems: segments at or above it (the distance to compact, the resume
+	// verdict, the tokens) are never pushed out by the ⚠ segment: it shortens, then is cut.
+	PriorityOverProblems = 80
 )

@@ -22,6 +22,9 @@ type item struct {
 	group      group
 	dropped    bool
 	zone       bool // the zone segment: cut whole or to its dot, never mid-word
+	// yield marks the ⚠ segment's items: its full form and, after it, its short form (short,
+	// dropped until fit puts it in the full form's place).
+	yield, short bool
 }
 
 // lineLayout is one line being laid out; its arrays keep a render from allocating for them.
@@ -133,6 +136,15 @@ func (r *renderer) collectOne(l *lineLayout, s *Segment) {
 		return
 	}
 	l.items[len(l.items)-1].zone = s.Name == "zone"
+	if sh, ok := s.seg.(shortener); ok && r.width > 0 {
+		l.items[len(l.items)-1].yield = true
+		start = len(l.spans)
+		l.spans = sh.renderShort(r.c, l.spans)
+		if r.add(l, start, s.Priority, s.group) {
+			it := &l.items[len(l.items)-1]
+			it.yield, it.short, it.dropped = true, true, true
+		}
+	}
 	if t, ok := s.seg.(tailer); ok {
 		start = len(l.spans)
 		l.spans = t.renderTail(r.c, l.spans)
@@ -225,11 +237,20 @@ func (r *renderer) fit(l *lineLayout) int {
 			return -1
 		}
 	}
+	if shorten(l) { // the ⚠ segment shortens before anything is dropped
+		if total, _ = r.lineWidth(l, sepW, true); total <= r.width {
+			return -1
+		}
+	}
+	save := r.yieldable(l, sepW)
 	for total > r.width {
 		drop := -1
 		for i := range l.items {
 			it := &l.items[i]
-			if !it.dropped && it.priority < PriorityPinned && (drop < 0 || it.priority <= l.items[drop].priority) {
+			if it.dropped || it.priority >= PriorityPinned || (it.priority >= PriorityOverProblems && total-save <= r.width) {
+				continue // (the ⚠ segment is cut rather than push this one out)
+			}
+			if drop < 0 || it.priority <= l.items[drop].priority {
 				drop = i
 			}
 		}
@@ -242,15 +263,46 @@ func (r *renderer) fit(l *lineLayout) int {
 	return -1
 }
 
+// shorten puts the ⚠ segment's short form in place of its full form; it reports whether it did.
+func shorten(l *lineLayout) bool {
+	for i := 1; i < len(l.items); i++ {
+		if it := &l.items[i]; it.short && it.dropped && !l.items[i-1].dropped {
+			l.items[i-1].dropped, it.dropped = true, false
+			return true
+		}
+	}
+	return false
+}
+
+// yieldable returns the cells the ⚠ segment gives up when it is cut down to its mark after a
+// space (" ⚠", what emit leaves of it at least, when there is room for that).
+func (r *renderer) yieldable(l *lineLayout, sepW int) int {
+	save := 0
+	for i := range l.items {
+		if it := &l.items[i]; it.yield && !it.dropped {
+			if i > 0 {
+				save += sepW
+			}
+			save += it.w - 1 - r.markWidth()
+		}
+	}
+	return max(save, 0)
+}
+
+// markWidth is the width of the ⚠ segment's mark.
+func (r *renderer) markWidth() int { return Width(r.mark(), r.c.east) }
+
+func (r *renderer) mark() string { return strings.TrimRight(r.c.g.problem, " ") }
+
 // emit writes line l, styled, cut to limit cells with the ellipsis when limit >= 0 (widths are
 // exact then). A styled run ends with a reset, and a line that holds any escape code ends with
 // one.
 func (r *renderer) emit(l *lineLayout, limit int) {
 	e := emitter{b: &r.b, sgr: r.sgr, start: r.b.Len()}
 	ellipsis := r.c.g.ellipsis
-	budget := limit
+	budget, ellW := limit, 0
 	if limit > 0 {
-		ellW := Width(ellipsis, r.c.east)
+		ellW = Width(ellipsis, r.c.east)
 		if ellW > limit {
 			// A pane narrower than the ellipsis (1 cell, East-Asian "…" is 2): a one-cell
 			// ASCII mark keeps the line from going blank.
@@ -272,6 +324,16 @@ items:
 				jw := 1
 				if j != " " {
 					jw = Width(j, r.c.east)
+				}
+				if it.yield && used+jw+r.markWidth()+ellW > limit {
+					// No room for "· ⚠…": the ⚠ segment's mark alone, when it fits.
+					if used+1+r.markWidth() <= limit {
+						e.write(" ", stylePlain)
+						e.write(r.mark(), styleWarn)
+					} else {
+						e.write(ellipsis, stylePlain)
+					}
+					break
 				}
 				if used+jw > budget {
 					e.write(ellipsis, stylePlain)

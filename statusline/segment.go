@@ -46,6 +46,12 @@ type tailer interface {
 	renderTail(c *ctx, dst []span) []span
 }
 
+// shortener is a segment with a short form (the ⚠ segment's), which width fitting puts in the
+// full form's place before it drops any other segment.
+type shortener interface {
+	renderShort(c *ctx, dst []span) []span
+}
+
 // Segment is one row of the segment table: the one place a segment is named, placed on the
 // default line or not, ranked for width fitting, grouped and described. The config validates
 // layouts against it and docs/segments.md is generated from it.
@@ -89,7 +95,7 @@ var segments = [...]Segment{
 	{"branch", true, 40, `the git branch (or short HEAD), "⎇ main", read from .git without running git`, branchSegment{}, groupPlace},
 	{"compactions", true, 20, `the compactions seen in this session, dimmed, and the tokens they reclaimed: "↻2 -280k"`, compactionsSegment{}, groupNone},
 	{"resume", true, 85, `after a restore, whether the agent resumed the checkpoint's Next: "on plan" or "OFF PLAN", until the next prompt`, resumeSegment{}, groupNone},
-	{"problems", true, PriorityPinned, `zoneline's own problems (config, payload, state), "⚠ …" in the warn colour: never dropped`, problemsSegment{}, groupNone},
+	{"problems", true, PriorityPinned, `zoneline's own problems (config, payload, state), "⚠ …" in the warn colour: never dropped; on a narrow line it shortens first ("⚠ zoneline config check"), then is cut, and never pushes out the zone, the tokens or the distance to compact`, problemsSegment{}, groupNone},
 
 	{"cache", false, 45, `the prompt cache: "cache 4m12s 98% hit" while warm, "cache cold" once cold, the last miss's cause; hidden when caching was never seen`, cacheSegment{}, groupNone},
 	{"cost", false, 35, `the session's cost, "$1.23"`, costSegment{}, groupNone},
