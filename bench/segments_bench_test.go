@@ -38,7 +38,7 @@ func BenchmarkStatuslineAllSegments(b *testing.B) {
 			}
 			os.WriteFile(filepath.Join(repo, "new.txt"), []byte("x\n"), 0o644)
 			payload := []byte(strings.ReplaceAll(string(raw), `"/home/user/project"`, `"`+repo+`"`))
-			cfg := "glyphs = \"" + glyphs + "\"\n[statusline]\nlines = [" + quote(statusline.DefaultLines[0]) + ", " + quote(statusline.OptionalSegments) + "]\n"
+			cfg := "glyphs = \"" + glyphs + "\"\n[statusline]\nlines = [" + quote(statusline.DefaultLine()) + ", " + quote(statusline.OptionalSegments()) + "]\n"
 			os.WriteFile(filepath.Join(dir, "config.toml"), []byte(cfg), 0o600)
 			e := env(dir)
 			if r, err := procbench.Run(zl, []string{"git-refresh", "-root", repo}, nil, e); err != nil {

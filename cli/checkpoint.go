@@ -19,8 +19,8 @@ import (
 
 var cmdCheckpoint = &Command{
 	Name:      "checkpoint",
-	UsageLine: "checkpoint path | show | verify | reconcile | template | compact-line [-session ID] [-file PATH] [-timeout D]",
-	Short:     "checkpoint path | show | verify | reconcile | template (the /compact-prep checkpoint)",
+	UsageLine: "checkpoint path | show | verify | reconcile | template | compact-line [flags]",
+	Short:     "the /compact-prep checkpoint: its path, show, verify, reconcile, the template, the /compact line",
 	Long: `Work with the session's /compact-prep checkpoint (the skills run these from Claude Code,
 which sets CLAUDE_CODE_SESSION_ID):
 

@@ -3,6 +3,10 @@
 // needs and hands it down.
 package cli
 
+// The reference pages docs/commands.md, docs/segments.md and docs/config.md are generated from
+// the command table, the segment table and the config schema (docs_test.go):
+//go:generate go test -run ^TestDocsUpToDate$ -fixdocs .
+
 import (
 	"errors"
 	"flag"
@@ -10,6 +14,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -57,9 +62,13 @@ type Env struct {
 // step returns an error that Run maps to an exit code in one place (exitCode). Help calls
 // Parse only to print the flags with their defaults.
 type Command struct {
-	Name      string
-	UsageLine string // the synopsis after "zoneline ", e.g. "watch [-auto] [-interval D]"
-	Short     string // one line for `zoneline help`
+	Name string
+	// UsageLine is the synopsis after "zoneline ", its flags written as "[flags]": usageLine
+	// puts the flag set's flags there, so the synopsis lists every flag and no other. A flag
+	// the synopsis must place (a required one, one of a subcommand) is written out, and left
+	// out of "[flags]" (TestUsageLinesFromFlags: each one written is a flag).
+	UsageLine string
+	Short     string // one line for `zoneline help`: what the command does (its flags are in the synopsis)
 	Long      string // the help text after the synopsis (the flags are printed from Parse)
 	Parse     func(e *Env, fs *flag.FlagSet) func(args []string) error
 	// Hot is set for what Claude Code runs after every turn (statusline, hook): it reads its
@@ -120,7 +129,7 @@ func (e *Env) Run(args []string) int {
 	switch name {
 	case "help", "-h", "-help", "--help":
 		return e.help(args[1:])
-	case "--version", "-version":
+	case "--version", "-version", "-v":
 		name = "version"
 	}
 	c := lookup(name)
@@ -197,6 +206,9 @@ func (e *Env) usage(w io.Writer) {
 	fmt.Fprintf(w, "zoneline %s: context zones, warnings and compaction survival for Claude Code\n\nusage: zoneline <command> [flags]\n\n", version())
 	for _, c := range commands {
 		fmt.Fprintf(w, "  %-12s %s\n", c.Name, c.Short)
+		if u := e.usageLine(c); u != c.Name {
+			fmt.Fprintf(w, "  %-12s zoneline %s\n", "", u)
+		}
 	}
 	fmt.Fprintf(w, "\nRun 'zoneline help <command>' (or 'zoneline <command> -h') for a command's usage and flags.\n")
 	fmt.Fprintf(w, "\nconfig: %s\nstate:  %s\nclaude: %s\n", e.Paths.Config, e.Paths.StateDir, e.Paths.ClaudeDir)
@@ -222,14 +234,13 @@ func (e *Env) help(args []string) int {
 
 // printHelp prints a command's usage line, its long text and its flags with their defaults.
 func (e *Env) printHelp(w io.Writer, c *Command) {
-	fmt.Fprintf(w, "usage: zoneline %s\n\n", c.UsageLine)
+	fs := e.flagSet(c)
+	fmt.Fprintf(w, "usage: zoneline %s\n\n", usageLine(c, fs))
 	long := c.Long
 	if long == "" {
 		long = c.Short
 	}
 	fmt.Fprintf(w, "%s\n", strings.TrimSpace(long))
-	fs := flag.NewFlagSet("zoneline "+c.Name, flag.ContinueOnError)
-	c.Parse(e, fs)
 	n := 0
 	fs.VisitAll(func(*flag.Flag) { n++ })
 	if n > 0 {
@@ -237,6 +248,65 @@ func (e *Env) printHelp(w io.Writer, c *Command) {
 		fs.SetOutput(w)
 		fs.PrintDefaults()
 	}
+}
+
+// flagSet returns c's flags, defined on a fresh FlagSet (for help and the synopsis: the run
+// step Parse returns is dropped).
+func (e *Env) flagSet(c *Command) *flag.FlagSet {
+	fs := flag.NewFlagSet("zoneline "+c.Name, flag.ContinueOnError)
+	c.Parse(e, fs)
+	return fs
+}
+
+// usageLine is c's synopsis, generated from its flag set.
+func (e *Env) usageLine(c *Command) string { return usageLine(c, e.flagSet(c)) }
+
+// usageLine returns c.UsageLine with "[flags]" replaced by fs's flags that it does not write
+// out, in fs's (sorted) order: "[-dry-run] [-bin BIN] …".
+func usageLine(c *Command, fs *flag.FlagSet) string {
+	named := namedFlags(c.UsageLine)
+	var list []string
+	fs.VisitAll(func(f *flag.Flag) {
+		if slices.Contains(named, f.Name) {
+			return
+		}
+		if arg := flagArg(f); arg != "" {
+			list = append(list, "[-"+f.Name+" "+arg+"]")
+		} else {
+			list = append(list, "[-"+f.Name+"]")
+		}
+	})
+	return strings.Join(strings.Fields(strings.Replace(c.UsageLine, "[flags]", strings.Join(list, " "), 1)), " ")
+}
+
+// flagArg names f's argument in a synopsis: the name its usage text gives in backquotes, D for a
+// duration, N for a number, the flag's name in capitals for an unnamed string; "" for a bool.
+func flagArg(f *flag.Flag) string {
+	switch name, _ := flag.UnquoteUsage(f); name {
+	case "":
+		return ""
+	case "duration":
+		return "D"
+	case "int", "int64", "uint", "uint64", "float":
+		return "N"
+	case "string", "value":
+		return strings.ToUpper(f.Name)
+	default:
+		return strings.ToUpper(name)
+	}
+}
+
+// namedFlags returns the flags a synopsis writes out ("-root" in "git-refresh -root DIR").
+func namedFlags(usage string) []string {
+	var names []string
+	for _, w := range strings.Fields(usage) {
+		w = strings.TrimLeft(w, "[(")
+		if !strings.HasPrefix(w, "-") {
+			continue
+		}
+		names = append(names, strings.TrimRight(strings.TrimLeft(w, "-"), "])|"))
+	}
+	return names
 }
 
 // loadConfigCached loads the config for the statusline and the hooks, through the parsed-config cache

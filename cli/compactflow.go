@@ -20,7 +20,7 @@ import (
 )
 
 var cmdCompactFlow = &Command{
-	Name: "compact-flow", UsageLine: "compact-flow (-pane PANE [-socket PATH] | -session ID) [-dry-run] [-timeout D]",
+	Name: "compact-flow", UsageLine: "compact-flow (-pane PANE [-socket PATH] | -session ID) [flags]",
 	Short: "checkpoint → /compact → /postcompact in another session's tmux pane, stopping at a failed step",
 	Long: `Drive another Claude Code session, running in a tmux pane, through a compaction it survives:
 /compact-prep (the checkpoint, then verified), /compact with the config's compact_instructions,

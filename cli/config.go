@@ -18,7 +18,7 @@ import (
 
 var cmdConfig = &Command{
 	Name: "config", UsageLine: "config init [-force] | check | show | path",
-	Short: "config init | check | show | path",
+	Short: "the config file: write a commented one, check it, show the effective config, print its path",
 	Long: `Work with the config file ($ZONELINE_CONFIG, else $XDG_CONFIG_HOME/zoneline/config.toml):
 
   init    write the commented default config (refuses to replace one without -force)

@@ -27,8 +27,8 @@ type doctorOptions struct {
 }
 
 var cmdDoctor = &Command{
-	Name: "doctor", UsageLine: "doctor [-notify] [-project]",
-	Short: "check that everything works and say what to fix (-notify sends a test)",
+	Name: "doctor", UsageLine: "doctor [flags]",
+	Short: "check that everything works and say what to fix",
 	Long: `Check that everything works and say what to fix: the binary and PATH, Claude Code's
 settings and the skills, the paths, the config, the state dir, the payloads the status line
 last saw, notifications, auto-compact and the log. Exit 1 when a check fails.`,

@@ -42,7 +42,7 @@ func (e *Env) exitCode(c *Command, err error) int {
 		if ue.msg != "" {
 			fmt.Fprintf(e.Stderr, "zoneline %s: %s\n", c.Name, safetext.Line(ue.msg))
 		}
-		fmt.Fprintf(e.Stderr, "usage: zoneline %s\nRun 'zoneline help %s' for the flags.\n", c.UsageLine, c.Name)
+		fmt.Fprintf(e.Stderr, "usage: zoneline %s\nRun 'zoneline help %s' for the flags.\n", e.usageLine(c), c.Name)
 		return exitUsage
 	case errors.Is(err, errReported):
 		return exitFail

@@ -15,7 +15,7 @@ import (
 
 var cmdGitRefresh = &Command{
 	Name: "git-refresh", UsageLine: "git-refresh -root DIR",
-	Short: "refresh the git segment's cache for a worktree (-root DIR; the statusline starts it)",
+	Short: "refresh the git segment's cache for a worktree (the statusline starts it)",
 	Long: `Run git once for the worktree DIR (filters, fsmonitor, hooks and pagers off, killed at its
 deadline) and write the git segment's cache entry. The status line starts it detached when the
 entry is stale, after its line is printed; DIR must be a worktree's top directory.`,

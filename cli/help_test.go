@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -25,9 +26,12 @@ func helpScript() string {
 		b.WriteString("exec zoneline " + n + " -h\n")
 		b.WriteString("stdout '^usage: zoneline " + n + "'\n")
 		b.WriteString("! stderr .\n")
+		b.WriteString("! stdout 'FlagSet|parse[A-Z]'\n") // no developer's note in the help
 		fs := flag.NewFlagSet(n, flag.ContinueOnError)
 		c.Parse(&Env{Getenv: func(string) string { return "" }}, fs)
 		fs.VisitAll(func(f *flag.Flag) {
+			// Each flag in the synopsis (generated from the flag set) and in the flag list.
+			b.WriteString("stdout '^usage: zoneline " + n + " .*-" + f.Name + "\\b'\n")
 			b.WriteString("stdout '^  -" + f.Name + "\\b'\n")
 		})
 		b.WriteString("cp stdout help-" + n + ".txt\n")
@@ -38,9 +42,20 @@ func helpScript() string {
 		b.WriteString("cmp stdout help-" + n + ".txt\n")
 		b.WriteString("! stderr .\n\n")
 	}
-	b.WriteString(`# The list itself, and what is not a command.
+	b.WriteString(`# The list itself, with every command's synopsis, and what is not a command.
 exec zoneline help
 stdout '^usage: zoneline <command>'
+stdout '^ +zoneline install .*\[-bin BIN\].*\[-mod\]'
+# -v, -version and --version are the version command.
+exec zoneline version
+stdout '^zoneline '
+cp stdout version.txt
+exec zoneline -v
+cmp stdout version.txt
+exec zoneline --version
+cmp stdout version.txt
+exec zoneline -version
+cmp stdout version.txt
 ! exec zoneline help nosuch
 stderr 'unknown command "nosuch"'
 ! exec zoneline
@@ -82,6 +97,35 @@ func TestFlagNames(t *testing.T) {
 				t.Errorf("%s -%s: its usage names the argument %q", c.Name, f.Name, name)
 			}
 		})
+	}
+}
+
+// TestUsageLinesFromFlags: a synopsis lists every flag of its command and no other (issue 25:
+// "zoneline help" omitted install's -mod and -bin), and the list's lines name no flag: a flag
+// is in one place, its flag set.
+func TestUsageLinesFromFlags(t *testing.T) {
+	e := &Env{Getenv: func(string) string { return "" }}
+	for _, c := range commands {
+		fs := e.flagSet(c)
+		var flags []string
+		fs.VisitAll(func(f *flag.Flag) { flags = append(flags, f.Name) })
+		for _, n := range namedFlags(c.UsageLine) {
+			if fs.Lookup(n) == nil {
+				t.Errorf("%s: UsageLine %q names -%s, not one of its flags %v", c.Name, c.UsageLine, n, flags)
+			}
+		}
+		line := usageLine(c, fs)
+		got := namedFlags(line)
+		if !slices.Equal(slices.Sorted(slices.Values(got)), flags) || strings.Contains(line, "[flags]") {
+			t.Errorf("%s: synopsis %q lists %v, its flags are %v", c.Name, line, got, flags)
+		}
+		if n := namedFlags(c.Short); len(n) > 0 {
+			t.Errorf("%s: Short %q names flags %v: they belong to the synopsis", c.Name, c.Short, n)
+		}
+	}
+	install := usageLine(cmdInstall, e.flagSet(cmdInstall))
+	if !strings.Contains(install, "[-mod]") || !strings.Contains(install, "[-bin BIN]") {
+		t.Errorf("install's synopsis %q", install)
 	}
 }
 

@@ -28,8 +28,8 @@ type installOptions struct {
 }
 
 var cmdInstall = &Command{
-	Name: "install", UsageLine: "install [-project] [-wrap] [-force] [-dry-run] [-bin PATH] [-mod]",
-	Short: "register zoneline in Claude Code's settings.json, install the skills (-project, -wrap, -force, -dry-run)",
+	Name: "install", UsageLine: "install [flags]",
+	Short: "register zoneline in Claude Code's settings.json and install the skills",
 	Long: `Register zoneline in Claude Code's settings.json: the status line and one hook command for
 each event zoneline handles; install the /compact-prep and /postcompact skills, and write the
 default config when there is none. What was there before is kept (a backup, and an install
@@ -40,8 +40,8 @@ mod (docs/mod.md).`,
 }
 
 var cmdUninstall = &Command{
-	Name: "uninstall", UsageLine: "uninstall [-project] [-purge] [-dry-run] [-mod]",
-	Short: "take out exactly what install added (-project, -purge, -dry-run)",
+	Name: "uninstall", UsageLine: "uninstall [flags]",
+	Short: "take out exactly what install added",
 	Long: `Take out exactly what install added to settings.json and the skills folder, putting back a
 statusLine install replaced, and the mod. -purge also removes the config file and the state
 dir; -mod removes the mod alone.`,

@@ -24,8 +24,8 @@ import (
 )
 
 var cmdMod = &Command{
-	Name: "mod", UsageLine: "mod status | fork-prompt | save-checkpoint | receipt [-session ID]",
-	Short: "mod status | fork-prompt | save-checkpoint | receipt: JSON for the Claude Code mod (mod/)",
+	Name: "mod", UsageLine: "mod status | fork-prompt | save-checkpoint | receipt [flags]",
+	Short: "JSON for the Claude Code mod (mod/)",
 	Long: `The machine-readable side of the Claude Code mod (mod/, docs/mod.md): every threshold,
 window, prep tier, colour and instruction the mod shows or sends comes from here.
 

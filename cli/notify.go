@@ -15,8 +15,8 @@ import (
 const notifyTestTimeout = notify.CompanionDeadline + 2*time.Second
 
 var cmdNotify = &Command{
-	Name: "notify", UsageLine: "notify --test",
-	Short: "notify --test: send one desktop notification to check they reach you",
+	Name: "notify", UsageLine: "notify -test",
+	Short: "send one desktop notification to check they reach you",
 	Long: `Send one test desktop notification through the companion zoneline-notify, in the
 foreground, so you can check that the warnings before auto-compact reach your desktop.`,
 	Parse: parseNotify,

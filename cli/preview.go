@@ -44,7 +44,7 @@ func (s sample) json(dir string) []byte {
 }
 
 var cmdPreview = &Command{
-	Name: "preview", UsageLine: "preview [-width N] [-svg FILE]",
+	Name: "preview", UsageLine: "preview [flags]",
 	Short: "render sample status lines for each zone with your config",
 	Long: `Render sample status lines with your config: each zone on a 200k and a 1M model, and the
 line before the first reply. Colour only where it shows (a terminal, or FORCE_COLOR); the

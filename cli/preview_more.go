@@ -48,10 +48,10 @@ func (s sample) render(pe *Env, cfg *config.Config, cfgErr error) pipeline.Rende
 // withOptional returns lines (nil: the default) and a line of the optional segments it lacks.
 func withOptional(lines [][]string) [][]string {
 	if lines == nil {
-		lines = statusline.DefaultLines
+		lines = [][]string{statusline.DefaultLine()}
 	}
 	var more []string
-	for _, n := range statusline.OptionalSegments {
+	for _, n := range statusline.OptionalSegments() {
 		if !pipeline.LayoutHas(lines, n) {
 			more = append(more, n)
 		}

@@ -20,8 +20,8 @@ type sessionsOptions struct {
 }
 
 var cmdSessions = &Command{
-	Name: "sessions", UsageLine: "sessions [-json] [-all] [-since D]",
-	Short: "the live sessions, most urgent first: zone, tokens, distance to auto-compact, pane (-json, -all)",
+	Name: "sessions", UsageLine: "sessions [flags]",
+	Short: "the live sessions, most urgent first: zone, tokens, distance to auto-compact, pane",
 	Long: `List the live sessions, most urgent first: zone, tokens, distance to auto-compact, the
 project and the tmux pane. A session is live when its status line rendered within -since; the
 status line records each session when it renders.`,

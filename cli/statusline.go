@@ -11,14 +11,13 @@ import (
 )
 
 var cmdStatusline = &Command{
-	Name: "statusline", UsageLine: "statusline [-segments a,b,c] [-wrap CMD] < payload.json",
+	Name: "statusline", UsageLine: "statusline [flags] < payload.json",
 	Short: "render the status line from Claude Code's JSON on stdin",
 	Long: `Render the status line from the JSON Claude Code sends on stdin: the zone, the tokens
 against the model's window, the distance to auto-compact and the next step, then record the
 session and run the warning loop. Claude Code runs it after every turn (settings.json
 statusLine, written by 'zoneline install'). Whatever arrives it prints a line and exits 0; a
-problem shows as a ⚠ segment and a line in the log. Its flags are read by hand
-(parseStatuslineArgs: a bad one is a ⚠ segment, never an exit 2); this FlagSet only lists them.`,
+problem shows as a ⚠ segment and a line in the log; so does a bad flag (never an error exit).`,
 	Parse: func(_ *Env, fs *flag.FlagSet) func([]string) error {
 		fs.String("segments", "", "print just these segments, in this order (e.g. zone,tokens,compact: a widget in another status line); the warning loop still runs")
 		fs.String("wrap", "", "run your status line command `CMD` as Claude Code does, with the same stdin, and show zoneline's segments with its output (default: [statusline] wrap in the config)")

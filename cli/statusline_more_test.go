@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -19,23 +18,9 @@ import (
 func allSegmentsConfig(t *testing.T, e *Env) {
 	t.Helper()
 	line := func(names []string) string { return `["` + strings.Join(names, `", "`) + `"]` }
-	cfg := "color = \"none\"\n[statusline]\nlines = [" + line(statusline.DefaultLines[0]) + ", " + line(statusline.OptionalSegments) + "]\n"
+	cfg := "color = \"none\"\n[statusline]\nlines = [" + line(statusline.DefaultLine()) + ", " + line(statusline.OptionalSegments()) + "]\n"
 	if err := os.WriteFile(e.Paths.Config, []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
-	}
-}
-
-// The config's segment names and the statusline's registry agree.
-func TestSegmentNamesAgree(t *testing.T) {
-	if want := append(slices.Clone(config.DefaultSegments), config.OptionalSegments...); !slices.Equal(config.Segments, want) {
-		t.Fatalf("config.Segments %v, want the default then the optional ones %v", config.Segments, want)
-	}
-	a := slices.Sorted(slices.Values(config.Segments))
-	if b := statusline.SegmentNames(); !slices.Equal(a, b) {
-		t.Fatalf("config.Segments %v\nstatusline   %v", a, b)
-	}
-	if !slices.Equal(config.OptionalSegments, statusline.OptionalSegments) || !slices.Equal(config.DefaultSegments, statusline.DefaultLines[0]) {
-		t.Fatal("config's default and optional segments differ from the statusline's")
 	}
 }
 

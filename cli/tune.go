@@ -47,8 +47,8 @@ type tuneOptions struct {
 }
 
 var cmdTune = &Command{
-	Name: "tune", UsageLine: "tune [-json] [-svg FILE] [-write] [-lead N] [-workers N] [transcript files or folders]",
-	Short: "suggest per-model thresholds from your transcripts (-json, -svg FILE, -write)",
+	Name: "tune", UsageLine: "tune [flags] [transcript files or folders]",
+	Short: "suggest per-model thresholds from your transcripts",
 	Long: `Read your transcripts (default: projects/**/*.jsonl in Claude Code's folder) and report per
 model: the context per turn, every compaction, how many turns passed between crossing each zone
 and the auto-compact, how often the prep threshold would have warned -lead turns ahead, and a

@@ -26,8 +26,8 @@ type watchOptions struct {
 }
 
 var cmdWatch = &Command{
-	Name: "watch", UsageLine: "watch [-auto] [-interval D] [-once] [-since D]",
-	Short: "notify (or -auto: compact-flow) for idle sessions past their prep tier",
+	Name: "watch", UsageLine: "watch [flags]",
+	Short: "notify (or run compact-flow) for idle sessions past their prep tier",
 	Long: `Every -interval, read the registry and, for a session past its prep tier that is idle at
 its prompt, send a desktop notification, or with -auto run compact-flow on it (only in the
 projects listed in the config's [watch] projects). Runs until interrupted, or once with -once.`,

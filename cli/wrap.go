@@ -116,14 +116,7 @@ func wrappedEnviron(env []string) []string {
 	return append(out, wrappedEnv+"=1")
 }
 
-func isSegment(name string) bool {
-	for _, s := range config.Segments {
-		if s == name {
-			return true
-		}
-	}
-	return false
-}
+func isSegment(name string) bool { return statusline.IsSegment(name) }
 
 // Bounds of a wrapped status line command.
 const (

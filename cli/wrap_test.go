@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zoneline/zoneline/config"
 	"github.com/zoneline/zoneline/statusline"
 )
 
@@ -75,11 +74,11 @@ func logOf(dir string) string {
 // name; an unknown name is a ⚠, never a blank line.
 func TestSegmentsFlag(t *testing.T) {
 	dir := t.TempDir()
-	all := statuslineRun(t, dir, nil, "-segments", strings.Join(config.Segments, ","))
+	all := statuslineRun(t, dir, nil, "-segments", strings.Join(statusline.SegmentNames(), ","))
 	if !strings.Contains(all, "WARN") || !strings.Contains(all, "100k/200k") {
 		t.Errorf("every segment: %q", all)
 	}
-	for _, name := range config.Segments {
+	for _, name := range statusline.SegmentNames() {
 		got := stripSGR(statuslineRun(t, dir, nil, "-segments", name))
 		if strings.Contains(got, "⚠") && name != "problems" {
 			t.Errorf("%s: %q", name, got)

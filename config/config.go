@@ -9,12 +9,12 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/zoneline/zoneline/checkpoint"
+	"github.com/zoneline/zoneline/statusline"
 	"github.com/zoneline/zoneline/zones"
 )
 
@@ -184,7 +184,7 @@ func Default() *Config {
 		Color:  "auto",
 		Glyphs: "unicode",
 		Statusline: Statusline{
-			Lines:     [][]string{slices.Clone(DefaultSegments)},
+			Lines:     [][]string{statusline.DefaultLine()},
 			Separator: "",
 			BarWidth:  10,
 			Indent:    2,
@@ -220,17 +220,6 @@ func Default() *Config {
 // DefaultCompactInstructions is the keep-instructions text of the /compact line
 // (checkpoint.CompactLine), which compact-flow sends and /compact-prep hands the user.
 const DefaultCompactInstructions = checkpoint.DefaultCompactInstructions
-
-// DefaultSegments is the default line's segments, in order.
-var DefaultSegments = []string{"zone", "tokens", "bar", "percent", "compact", "nudge", "limits", "model", "dir", "branch", "compactions", "resume", "problems"}
-
-// OptionalSegments are the segments a layout may add (statusline.OptionalSegments).
-var OptionalSegments = []string{"cache", "cost", "duration", "lines", "git", "pr", "repo", "worktree", "agent", "effort", "style", "vim", "fast", "thinking"}
-
-// Segments is every segment name the statusline knows; validation rejects others.
-// Written out (nothing built at init); cli's TestSegmentNamesAgree keeps it equal to both lists.
-var Segments = []string{"zone", "tokens", "bar", "percent", "compact", "nudge", "limits", "model", "dir", "branch", "compactions", "resume", "problems",
-	"cache", "cost", "duration", "lines", "git", "pr", "repo", "worktree", "agent", "effort", "style", "vim", "fast", "thinking"}
 
 // Tiers are the warning tiers.
 var Tiers = []string{"warn", "dumb", "imminent"}

@@ -221,3 +221,25 @@ func (c *Config) ShowEffective(set map[string]bool, eff map[string]Effective) []
 		return value, "default", true
 	})
 }
+
+// Key is one config key as the reference page (docs/config.md) shows it.
+type Key struct {
+	Table   string // "" for the top level; "model" for a [[model]] block's keys
+	Name    string // the key within its table
+	Want    string // the value wanted, in the user's words
+	Default string // the default as TOML, "(unset)" when there is none; "" in [[model]]
+}
+
+// Keys returns every key of the schema in its order, then the keys of a [[model]] block.
+func Keys() []Key {
+	keys := make([]Key, 0, len(schema)+len(modelSchema))
+	for i := range schema {
+		f := &schema[i]
+		keys = append(keys, Key{tableOf(f.key), leafOf(f.key), f.want, formatDefault(f)})
+	}
+	for i := range modelSchema {
+		f := &modelSchema[i]
+		keys = append(keys, Key{Table: modelTable, Name: f.key, Want: f.want}) // no defaults: a block sets its own
+	}
+	return keys
+}

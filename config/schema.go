@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/zoneline/zoneline/statusline"
 )
 
 // The schema is the one description of the config file: every key, the value it wants in the
@@ -176,12 +178,13 @@ func checkLines(v any) string {
 			return "line " + strconv.Itoa(i+1) + " has no segments"
 		}
 		for _, s := range line {
-			if !slices.Contains(Segments, s) {
+			if !statusline.IsSegment(s) {
+				names := statusline.SegmentNames()
 				msg := "unknown segment " + quote(s)
-				if near := closest(s, Segments); near != "" {
+				if near := closest(s, names); near != "" {
 					msg += " (did you mean " + quote(near) + "?)"
 				}
-				return msg + ": want " + strings.Join(Segments, ", ")
+				return msg + ": want " + strings.Join(names, ", ")
 			}
 		}
 	}

@@ -14,8 +14,8 @@ east_asian_width = false
 window = 0
 
 [statusline]
-# Segments per output line. Known: zone tokens bar percent compact nudge limits model dir branch compactions resume problems
-# Off unless named: cache cost duration lines git pr repo worktree agent effort style vim fast thinking
+# Segments per output line; every segment, and those off unless named: docs/segments.md
+# (or 'zoneline preview', which shows them all).
 lines = [["zone", "tokens", "bar", "percent", "compact", "nudge", "limits", "model", "dir", "branch", "compactions", "resume", "problems"]]
 separator = ""   # "" = " · " (unicode) or " | " (ascii)
 bar_width = 10

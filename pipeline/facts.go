@@ -97,16 +97,4 @@ func (c *Context) gitFacts(lines [][]string, root, branch string, now time.Time)
 }
 
 // LayoutHas reports whether a layout (nil: the default one) names segment.
-func LayoutHas(lines [][]string, segment string) bool {
-	if lines == nil {
-		lines = statusline.DefaultLines
-	}
-	for _, l := range lines {
-		for _, n := range l {
-			if n == segment {
-				return true
-			}
-		}
-	}
-	return false
-}
+func LayoutHas(lines [][]string, segment string) bool { return statusline.LayoutHas(lines, segment) }

@@ -23,36 +23,13 @@ const (
 	CacheSoon = 90
 )
 
-// Priorities decide what width fitting drops first: the lowest priority goes first. Segments
-// at PriorityPinned or above are never dropped, only truncated.
+// Priorities decide what width fitting drops first: the lowest priority goes first (each
+// segment's is in the segment table, segment.go). Segments at PriorityPinned or above are never
+// dropped, only truncated.
 const (
-	PriorityPinned      = 100 // zone, problems
-	PriorityTokens      = 90
-	PriorityNudge       = PriorityPinned // the pending /compact-prep action is never dropped
-	PriorityCompact     = 80
-	PriorityPercent     = 70
-	PriorityModel       = 60
-	PriorityDir         = 50
-	PriorityBranch      = 40
-	PriorityBar         = 30
-	PriorityCompactions = 20
-	PriorityResume      = 85 // on / off plan after a restore: shown until the next prompt
-
-	// The extra segments, off by default; once in the layout they go in this order.
-	PriorityLimits   = 65
-	PriorityVim      = 55
-	PriorityCache    = 45
-	PriorityGit      = 39
-	PriorityCost     = 35
-	PriorityPR       = 33
-	PriorityAgent    = 25
-	PriorityWorktree = 19
-	PriorityRepo     = 18
-	PriorityDuration = 15
-	PriorityLines    = 14
-	PriorityEffort   = 12
-	PriorityFlags    = 11 // fast, thinking
-	PriorityStyle    = 10
-
-	PriorityTail = 56 // a segment's droppable tail (the pending step's cache hint): after the place, before the model
+	PriorityPinned = 100 // zone, the pending step, problems
+	PriorityTail   = 56  // a segment's droppable tail (the pending step's cache hint): after the place, before the model
+	// PriorityOverProblems: segments at or above it (the distance to compact, the resume
+	// verdict, the tokens) are never pushed out by the ⚠ segment: it shortens, then is cut.
+	PriorityOverProblems = 80
 )

@@ -3,7 +3,7 @@
 // text; it reads no file and no environment.
 //
 // The line is made of segments (zone, tokens, bar, …), each a small type behind the segment
-// interface and listed in one registry map. Segments return text as spans with a style name;
+// interface and listed in one table (segment.go). Segments return text as spans with a style name;
 // only the renderer turns styles into SGR escape codes, and with the Ascii profile it prints
 // none. Widths are measured before styling. When Options.Width is set, a line that is too wide
 // drops its lowest-priority segments first, then is cut with an ellipsis.
@@ -22,6 +22,9 @@ type item struct {
 	group      group
 	dropped    bool
 	zone       bool // the zone segment: cut whole or to its dot, never mid-word
+	// yield marks the ⚠ segment's items: its full form and, after it, its short form (short,
+	// dropped until fit puts it in the full form's place).
+	yield, short bool
 }
 
 // lineLayout is one line being laid out; its arrays keep a render from allocating for them.
@@ -53,9 +56,8 @@ func Render(v View, o Options) string {
 	}
 	lines := o.Lines
 	if lines == nil {
-		lines = DefaultLines
-	}
-	if len(v.Problems) > 0 && !hasSegment(lines, "problems") {
+		lines = defaultLayout[:] // collect reads the table's default line for it
+	} else if len(v.Problems) > 0 && !LayoutHas(lines, "problems") {
 		// Problems are never hidden: a layout without the segment gets it on its first line.
 		first := append(append([]string(nil), lines[0]...), "problems")
 		lines = append([][]string{first}, lines[1:]...)
@@ -83,16 +85,8 @@ func Render(v View, o Options) string {
 	return r.b.String()
 }
 
-func hasSegment(lines [][]string, name string) bool {
-	for _, l := range lines {
-		for _, n := range l {
-			if n == name {
-				return true
-			}
-		}
-	}
-	return false
-}
+// defaultLayout stands for the default line (Options.Lines nil): one line whose names are nil.
+var defaultLayout = [1][]string{}
 
 // renderState is the working memory of one Render.
 type renderState struct {
@@ -112,25 +106,49 @@ type renderer struct {
 	lines int
 }
 
-// collect renders the enabled segments named in names into l, measuring each span quickly
-// (exactly for ASCII and the fixed glyphs, as an upper bound for other text).
+// collect renders the enabled segments named in names (nil: the table's default line) into l,
+// measuring each span quickly (exactly for ASCII and the fixed glyphs, as an upper bound for
+// other text).
 func (r *renderer) collect(l *lineLayout, names []string) {
+	if names == nil {
+		for i := range segments {
+			if segments[i].Default {
+				r.collectOne(l, &segments[i])
+			}
+		}
+		return
+	}
 	for _, name := range names {
-		reg, ok := registry[name]
-		if !ok || !reg.seg.enabled(r.c) {
-			continue
+		if s := lookupSegment(name); s != nil {
+			r.collectOne(l, s)
 		}
-		start := len(l.spans)
-		l.spans = reg.seg.render(r.c, l.spans)
-		if !r.add(l, start, reg.priority, reg.group) {
-			continue
+	}
+}
+
+// collectOne renders segment s into l when it has something to show.
+func (r *renderer) collectOne(l *lineLayout, s *Segment) {
+	if !s.seg.enabled(r.c) {
+		return
+	}
+	start := len(l.spans)
+	l.spans = s.seg.render(r.c, l.spans)
+	if !r.add(l, start, s.Priority, s.group) {
+		return
+	}
+	l.items[len(l.items)-1].zone = s.Name == "zone"
+	if sh, ok := s.seg.(shortener); ok && r.width > 0 {
+		l.items[len(l.items)-1].yield = true
+		start = len(l.spans)
+		l.spans = sh.renderShort(r.c, l.spans)
+		if r.add(l, start, s.Priority, s.group) {
+			it := &l.items[len(l.items)-1]
+			it.yield, it.short, it.dropped = true, true, true
 		}
-		l.items[len(l.items)-1].zone = name == "zone"
-		if t, ok := reg.seg.(tailer); ok {
-			start = len(l.spans)
-			l.spans = t.renderTail(r.c, l.spans)
-			r.add(l, start, PriorityTail, reg.group)
-		}
+	}
+	if t, ok := s.seg.(tailer); ok {
+		start = len(l.spans)
+		l.spans = t.renderTail(r.c, l.spans)
+		r.add(l, start, PriorityTail, s.group)
 	}
 }
 
@@ -219,11 +237,20 @@ func (r *renderer) fit(l *lineLayout) int {
 			return -1
 		}
 	}
+	if shorten(l) { // the ⚠ segment shortens before anything is dropped
+		if total, _ = r.lineWidth(l, sepW, true); total <= r.width {
+			return -1
+		}
+	}
+	save := r.yieldable(l, sepW)
 	for total > r.width {
 		drop := -1
 		for i := range l.items {
 			it := &l.items[i]
-			if !it.dropped && it.priority < PriorityPinned && (drop < 0 || it.priority <= l.items[drop].priority) {
+			if it.dropped || it.priority >= PriorityPinned || (it.priority >= PriorityOverProblems && total-save <= r.width) {
+				continue // (the ⚠ segment is cut rather than push this one out)
+			}
+			if drop < 0 || it.priority <= l.items[drop].priority {
 				drop = i
 			}
 		}
@@ -236,15 +263,46 @@ func (r *renderer) fit(l *lineLayout) int {
 	return -1
 }
 
+// shorten puts the ⚠ segment's short form in place of its full form; it reports whether it did.
+func shorten(l *lineLayout) bool {
+	for i := 1; i < len(l.items); i++ {
+		if it := &l.items[i]; it.short && it.dropped && !l.items[i-1].dropped {
+			l.items[i-1].dropped, it.dropped = true, false
+			return true
+		}
+	}
+	return false
+}
+
+// yieldable returns the cells the ⚠ segment gives up when it is cut down to its mark after a
+// space (" ⚠", what emit leaves of it at least, when there is room for that).
+func (r *renderer) yieldable(l *lineLayout, sepW int) int {
+	save := 0
+	for i := range l.items {
+		if it := &l.items[i]; it.yield && !it.dropped {
+			if i > 0 {
+				save += sepW
+			}
+			save += it.w - 1 - r.markWidth()
+		}
+	}
+	return max(save, 0)
+}
+
+// markWidth is the width of the ⚠ segment's mark.
+func (r *renderer) markWidth() int { return Width(r.mark(), r.c.east) }
+
+func (r *renderer) mark() string { return strings.TrimRight(r.c.g.problem, " ") }
+
 // emit writes line l, styled, cut to limit cells with the ellipsis when limit >= 0 (widths are
 // exact then). A styled run ends with a reset, and a line that holds any escape code ends with
 // one.
 func (r *renderer) emit(l *lineLayout, limit int) {
 	e := emitter{b: &r.b, sgr: r.sgr, start: r.b.Len()}
 	ellipsis := r.c.g.ellipsis
-	budget := limit
+	budget, ellW := limit, 0
 	if limit > 0 {
-		ellW := Width(ellipsis, r.c.east)
+		ellW = Width(ellipsis, r.c.east)
 		if ellW > limit {
 			// A pane narrower than the ellipsis (1 cell, East-Asian "…" is 2): a one-cell
 			// ASCII mark keeps the line from going blank.
@@ -266,6 +324,16 @@ items:
 				jw := 1
 				if j != " " {
 					jw = Width(j, r.c.east)
+				}
+				if it.yield && used+jw+r.markWidth()+ellW > limit {
+					// No room for "· ⚠…": the ⚠ segment's mark alone, when it fits.
+					if used+1+r.markWidth() <= limit {
+						e.write(" ", stylePlain)
+						e.write(r.mark(), styleWarn)
+					} else {
+						e.write(ellipsis, stylePlain)
+					}
+					break
 				}
 				if used+jw > budget {
 					e.write(ellipsis, stylePlain)

@@ -171,28 +171,43 @@ func TestLayout(t *testing.T) {
 	}
 }
 
-func TestSegmentNames(t *testing.T) {
-	names := SegmentNames()
-	if !slices.IsSorted(names) || len(names) != len(registry) {
-		t.Fatalf("SegmentNames() = %v", names)
+// TestSegmentTable: the one table names each segment once, the default line first and then the
+// optional segments, each with a doc line and a priority under the pinned ones unless pinned on
+// purpose; the name lists derive from it.
+func TestSegmentTable(t *testing.T) {
+	seen := map[string]bool{}
+	optional := false
+	for _, s := range Segments() {
+		if seen[s.Name] || s.Name == "" || s.seg == nil || s.Doc == "" || s.Priority <= 0 || s.Priority > PriorityPinned {
+			t.Errorf("segment %+v: duplicate, unnamed, without a type or a doc line, or its priority out of range", s)
+		}
+		seen[s.Name] = true
+		if optional && s.Default {
+			t.Errorf("default segment %q after an optional one: the default line is the table's first rows", s.Name)
+		}
+		optional = optional || !s.Default
 	}
-	for _, line := range DefaultLines {
-		for _, n := range line {
-			if !slices.Contains(names, n) {
-				t.Errorf("default segment %q not registered", n)
-			}
+	all := SegmentNames()
+	if want := append(DefaultLine(), OptionalSegments()...); !slices.Equal(all, want) {
+		t.Errorf("SegmentNames %v, want the default line then the optional ones %v", all, want)
+	}
+	for _, n := range all {
+		if !IsSegment(n) || LayoutHas(nil, n) != slices.Contains(DefaultLine(), n) {
+			t.Errorf("%q: IsSegment %v, in the default layout %v", n, IsSegment(n), LayoutHas(nil, n))
 		}
 	}
-	// Every registered segment renders in DefaultLines or is one of the optional ones.
-	for _, n := range names {
-		if !slices.Contains(DefaultLines[0], n) && !slices.Contains(OptionalSegments, n) {
-			t.Errorf("segment %q missing from DefaultLines and OptionalSegments", n)
-		}
+	if IsSegment("nosuch") || LayoutHas(nil, "nosuch") {
+		t.Error("an unknown name counts as a segment")
 	}
-	for _, n := range OptionalSegments {
-		if _, ok := registry[n]; !ok || slices.Contains(DefaultLines[0], n) {
-			t.Errorf("optional segment %q: registered %v, in DefaultLines too", n, ok)
-		}
+	// Options.Lines nil renders exactly the default line.
+	v := dumbView()
+	v.Tier, v.Model, v.Dir, v.Branch, v.Compactions = "dumb", "Opus 5.5", "/p/proj", "main", 2
+	v.Problems = []string{"p1"}
+	o := Options{Profile: termcolor.Ascii}
+	got := Render(v, o)
+	o.Lines = [][]string{DefaultLine()}
+	if want := Render(v, o); got != want || !strings.Contains(got, "DUMB") || !strings.Contains(got, "p1") {
+		t.Errorf("nil layout %q, default line %q", got, want)
 	}
 }
 

@@ -221,13 +221,54 @@ func fitView() View {
 	return v
 }
 
+// TestProblemYields (issue 25: a config typo at 80 columns showed "● DUMB · ⚑ /compact-prep ·
+// ⚠ config.toml:1:1: unknown key 'colour' (did you mea…" and no tokens): the ⚠ segment shortens
+// first, then is cut, and keeps every one of the zone, the tokens and the distance to compact
+// that the line without it keeps; its mark always shows.
+func TestProblemYields(t *testing.T) {
+	v := fitView()
+	v.Problems = []string{"config.toml:1:1: unknown key 'colour' (did you mean 'color'?)"}
+	plain := fitView()
+	plain.Problems = nil
+	for _, w := range []int{40, 80, 120} {
+		o := Options{Profile: termcolor.Ascii, Width: w}
+		got, without := Render(v, o), Render(plain, o)
+		for _, part := range []string{"DUMB", "142k/200k", "to compact", "/compact-prep"} {
+			if strings.Contains(without, part) && !strings.Contains(got, part) {
+				t.Errorf("width %d: the ⚠ pushed out %q:\n %q\nwithout it %q", w, part, got, without)
+			}
+		}
+		if !strings.Contains(got, "⚠") || Width(got, false) > w {
+			t.Errorf("width %d: %q (%d cells)", w, got, Width(got, false))
+		}
+		if w >= 80 && !strings.Contains(got, "⚠ zoneline config check") && !strings.Contains(got, "unknown key 'colour'") {
+			t.Errorf("width %d: neither the problem nor the command that tells more: %q", w, got)
+		}
+	}
+	// The short form names the command for the problem's kind, and counts the rest.
+	for _, tt := range []struct {
+		problems []string
+		want     string
+	}{
+		{[]string{"config.toml:1:1: unknown key 'colour'", "payload: empty payload"}, "⚠ zoneline config check +1"},
+		{[]string{"HOME is relative: ignored", "ZONELINE_CONFIG is relative: ignored", "payload: empty payload"}, "⚠ HOME is relative: ignored +2"},
+	} {
+		v.Problems = tt.problems
+		got := Render(v, Options{Profile: termcolor.Ascii, Width: 90})
+		if !strings.HasSuffix(got, tt.want) {
+			t.Errorf("%q at 90: %q, want it to end %q", tt.problems, got, tt.want)
+		}
+	}
+}
+
 func TestFitWidths(t *testing.T) {
 	want := map[int]string{
 		200: "● DUMB 142k/200k ▰▰▰▰▰▰▰▱▱▱ 71% · ~25k to compact · ⚑ /compact-prep · Opus 5.5 · project ⎇ main · ↻2 · ⚠ config.toml:4:1 unknown key 'colour'",
 		0:   "● DUMB 142k/200k ▰▰▰▰▰▰▰▱▱▱ 71% · ~25k to compact · ⚑ /compact-prep · Opus 5.5 · project ⎇ main · ↻2 · ⚠ config.toml:4:1 unknown key 'colour'",
-		80:  "● DUMB 142k/200k · ⚑ /compact-prep · ⚠ config.toml:4:1 unknown key 'colour'",
-		60:  "● DUMB · ⚑ /compact-prep · ⚠ config.toml:4:1 unknown key 'c…",
-		40:  "● DUMB · ⚑ /compact-prep · ⚠ config.tom…",
+		120: "● DUMB 142k/200k 71% · ~25k to compact · ⚑ /compact-prep · Opus 5.5 · project ⎇ main · ⚠ zoneline config check",
+		80:  "● DUMB 142k/200k · ~25k to compact · ⚑ /compact-prep · ⚠ zoneline config check",
+		60:  "● DUMB 142k/200k · ~25k to compact · ⚑ /compact-prep · ⚠ zo…",
+		40:  "● DUMB 142k/200k · ⚑ /compact-prep · ⚠ …",
 		20:  "● DUMB · ⚑ /compact…",
 		7:   "● DUMB…",
 		6:   "● DUMB", // the zone word whole rather than the ellipsis after it
