@@ -1,7 +1,6 @@
 package payload
 
 import (
-	"bytes"
 	"errors"
 	"math"
 	"strconv"
@@ -149,242 +148,98 @@ func (f *Float) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-func parseFloat(b []byte) float64 {
-	b = bytes.TrimSpace(b)
-	if len(b) > 0 && b[0] == '"' {
-		if len(b) < 2 || b[len(b)-1] != '"' {
-			return 0
-		}
-		b = []byte(jsonscan.Unquote(b[1 : len(b)-1]))
-	}
-	if len(b) == 0 || string(b) == "null" {
+func parseFloat(b []byte) Float {
+	b, ok := unquoted(b)
+	if !ok || len(b) == 0 || string(b) == "null" {
 		return 0
 	}
 	v, err := strconv.ParseFloat(string(b), 64)
 	if err != nil && !errors.Is(err, strconv.ErrRange) || math.IsNaN(v) {
 		return 0
 	}
-	return max(-MaxFloat, min(v, MaxFloat))
+	return Float(max(-MaxFloat, min(v, MaxFloat)))
 }
 
-func float(s *jsonscan.Scanner, dst *Float) error {
-	raw, err := s.Raw()
-	if err != nil {
-		return err
+// The key tables of the extra fields (jsonscan.Field); their top-level keys are in
+// statuslineFields.
+var (
+	repoFields = [...]field[Repo]{
+		{Key: "host", Read: func(s *scanner, r *Repo) error { return s.String(&r.Host) }},
+		{Key: "owner", Read: func(s *scanner, r *Repo) error { return s.String(&r.Owner) }},
+		{Key: "name", Read: func(s *scanner, r *Repo) error { return s.String(&r.Name) }},
 	}
-	*dst = Float(parseFloat(raw))
-	return nil
-}
+	outputStyleFields = [...]field[OutputStyle]{{Key: "name", Read: func(s *scanner, o *OutputStyle) error { return s.String(&o.Name) }}}
+	effortFields      = [...]field[Effort]{{Key: "level", Read: func(s *scanner, e *Effort) error { return s.String(&e.Level) }}}
+	thinkingFields    = [...]field[Thinking]{{Key: "enabled", Read: func(s *scanner, t *Thinking) error { return s.BoolPtr(&t.Enabled) }}}
+	vimFields         = [...]field[Vim]{{Key: "mode", Read: func(s *scanner, v *Vim) error { return s.String(&v.Mode) }}}
+	agentFields       = [...]field[Agent]{
+		{Key: "name", Read: func(s *scanner, a *Agent) error { return s.String(&a.Name) }},
+		{Key: "type", Read: func(s *scanner, a *Agent) error { return s.String(&a.Type) }},
+	}
+	prFields = [...]field[PR]{
+		{Key: "number", Read: func(s *scanner, p *PR) error { return num(s, &p.Number) }},
+		{Key: "url", Read: func(s *scanner, p *PR) error { return s.String(&p.URL) }},
+		{Key: "review_state", Read: func(s *scanner, p *PR) error { return s.String(&p.ReviewState) }},
+		{Key: "kind", Read: func(s *scanner, p *PR) error { return s.String(&p.Kind) }},
+	}
+	worktreeFields = [...]field[Worktree]{
+		{Key: "name", Read: func(s *scanner, w *Worktree) error { return s.String(&w.Name) }},
+		{Key: "path", Read: func(s *scanner, w *Worktree) error { return s.String(&w.Path) }},
+		{Key: "branch", Read: func(s *scanner, w *Worktree) error { return s.String(&w.Branch) }},
+		{Key: "original_cwd", Read: func(s *scanner, w *Worktree) error { return s.String(&w.OriginalCwd) }},
+		{Key: "original_branch", Read: func(s *scanner, w *Worktree) error { return s.String(&w.OriginalBranch) }},
+	}
+	costFields = [...]field[Cost]{
+		{Key: "total_cost_usd", Read: func(s *scanner, c *Cost) error { return float(s, &c.USD) }},
+		{Key: "total_duration_ms", Read: func(s *scanner, c *Cost) error { return num(s, &c.DurationMS) }},
+		{Key: "total_api_duration_ms", Read: func(s *scanner, c *Cost) error { return num(s, &c.APIDurationMS) }},
+		{Key: "total_lines_added", Read: func(s *scanner, c *Cost) error { return num(s, &c.LinesAdded) }},
+		{Key: "total_lines_removed", Read: func(s *scanner, c *Cost) error { return num(s, &c.LinesRemoved) }},
+	}
+	rateLimitsFields = [...]field[RateLimits]{
+		{Key: "five_hour", Read: func(s *scanner, r *RateLimits) error { return jsonscan.ReadPtr(s, &r.FiveHour, rateWindowFields[:]) }},
+		{Key: "seven_day", Read: func(s *scanner, r *RateLimits) error { return jsonscan.ReadPtr(s, &r.SevenDay, rateWindowFields[:]) }},
+		{Key: "spend_limit", Read: func(s *scanner, r *RateLimits) error { return jsonscan.ReadPtr(s, &r.Spend, spendLimitFields[:]) }},
+	}
+	rateWindowFields = [...]field[RateWindow]{
+		{Key: "used_percentage", Read: func(s *scanner, w *RateWindow) error { return float(s, &w.UsedPct) }},
+		{Key: "resets_at", Read: func(s *scanner, w *RateWindow) error { return num(s, &w.ResetsAt) }},
+	}
+	spendLimitFields = [...]field[SpendLimit]{
+		{Key: "used_percentage", Read: func(s *scanner, l *SpendLimit) error { return float(s, &l.UsedPct) }},
+		{Key: "resets_at", Read: func(s *scanner, l *SpendLimit) error { return num(s, &l.ResetsAt) }},
+		{Key: "used_usd", Read: func(s *scanner, l *SpendLimit) error { return floatPtr(s, &l.UsedUSD) }},
+		{Key: "limit_usd", Read: func(s *scanner, l *SpendLimit) error { return floatPtr(s, &l.LimitUSD) }},
+		{Key: "period", Read: func(s *scanner, l *SpendLimit) error { return s.String(&l.Period) }},
+	}
+	promptCacheFields = [...]field[PromptCache]{
+		{Key: "warm", Read: func(s *scanner, c *PromptCache) error { return s.BoolPtr(&c.Warm) }},
+		{Key: "caching_observed", Read: func(s *scanner, c *PromptCache) error { return s.BoolPtr(&c.CachingObserved) }},
+		{Key: "ttl", Read: func(s *scanner, c *PromptCache) error { return s.String(&c.TTL) }},
+		{Key: "expires_at", Read: func(s *scanner, c *PromptCache) error { return numPtr(s, &c.ExpiresAt) }},
+		{Key: "requests", Read: func(s *scanner, c *PromptCache) error { return num(s, &c.Requests) }},
+		{Key: "misses", Read: func(s *scanner, c *PromptCache) error { return num(s, &c.Misses) }},
+		{Key: "hit_ratio", Read: func(s *scanner, c *PromptCache) error { return floatPtr(s, &c.HitRatio) }},
+		{Key: "recache_tokens_if_cold", Read: func(s *scanner, c *PromptCache) error { return numPtr(s, &c.RecacheIfCold) }},
+		{Key: "last_miss_cause", Read: func(s *scanner, c *PromptCache) error {
+			return jsonscan.ReadPtr(s, &c.LastMissCause, missCauseFields[:])
+		}},
+	}
+	missCauseFields = [...]field[MissCause]{{Key: "causes", Read: readCauses}}
+)
 
-func floatPtr(s *jsonscan.Scanner, dst **Float) error {
-	raw, err := s.Raw()
-	if err != nil {
-		return err
-	}
-	if string(raw) == "null" {
-		*dst = nil
+// readCauses reads last_miss_cause.causes: the first maxCauses non-empty strings.
+func readCauses(s *scanner, mc *MissCause) error {
+	mc.Causes = mc.Causes[:0]
+	_, err := s.Array(func() error {
+		var v string
+		if err := s.String(&v); err != nil {
+			return err
+		}
+		if v != "" && len(mc.Causes) < maxCauses {
+			mc.Causes = append(mc.Causes, v)
+		}
 		return nil
-	}
-	f := Float(parseFloat(raw))
-	*dst = &f
-	return nil
-}
-
-// object decodes an optional object field into *dst (allocated on first sight) with fields.
-func object[T any](s *jsonscan.Scanner, name string, dst **T, fields func(v *T, k []byte) error) error {
-	v := *dst
-	if v == nil {
-		v = new(T)
-	}
-	ok, err := s.Object(name, func(k []byte) error { return fields(v, k) })
-	*dst = ptrIf(ok, v, *dst)
+	})
 	return err
-}
-
-func decodeRepo(s *jsonscan.Scanner, dst **Repo) error {
-	return object(s, "workspace.repo", dst, func(r *Repo, k []byte) error {
-		switch {
-		case jsonscan.KeyIs(k, "host"):
-			return s.String("workspace.repo.host", &r.Host)
-		case jsonscan.KeyIs(k, "owner"):
-			return s.String("workspace.repo.owner", &r.Owner)
-		case jsonscan.KeyIs(k, "name"):
-			return s.String("workspace.repo.name", &r.Name)
-		}
-		return s.Skip()
-	})
-}
-
-func rateWindow(s *jsonscan.Scanner, name string, dst **RateWindow) error {
-	return object(s, name, dst, func(w *RateWindow, k []byte) error {
-		switch {
-		case jsonscan.KeyIs(k, "used_percentage"):
-			return float(s, &w.UsedPct)
-		case jsonscan.KeyIs(k, "resets_at"):
-			return num(s, &w.ResetsAt)
-		}
-		return s.Skip()
-	})
-}
-
-// decode reads one top-level field of the statusline payload that More holds; other keys
-// are skipped.
-func (m *More) decode(s *jsonscan.Scanner, k []byte) error {
-	switch {
-	case jsonscan.KeyIs(k, "session_name"):
-		return s.String("session_name", &m.SessionName)
-	case jsonscan.KeyIs(k, "fast_mode"):
-		return s.BoolPtr("fast_mode", &m.FastMode)
-	case jsonscan.KeyIs(k, "output_style"):
-		return object(s, "output_style", &m.OutputStyle, func(o *OutputStyle, k []byte) error {
-			if jsonscan.KeyIs(k, "name") {
-				return s.String("output_style.name", &o.Name)
-			}
-			return s.Skip()
-		})
-	case jsonscan.KeyIs(k, "effort"):
-		return object(s, "effort", &m.Effort, func(e *Effort, k []byte) error {
-			if jsonscan.KeyIs(k, "level") {
-				return s.String("effort.level", &e.Level)
-			}
-			return s.Skip()
-		})
-	case jsonscan.KeyIs(k, "thinking"):
-		return object(s, "thinking", &m.Thinking, func(t *Thinking, k []byte) error {
-			if jsonscan.KeyIs(k, "enabled") {
-				return s.BoolPtr("thinking.enabled", &t.Enabled)
-			}
-			return s.Skip()
-		})
-	case jsonscan.KeyIs(k, "vim"):
-		return object(s, "vim", &m.Vim, func(v *Vim, k []byte) error {
-			if jsonscan.KeyIs(k, "mode") {
-				return s.String("vim.mode", &v.Mode)
-			}
-			return s.Skip()
-		})
-	case jsonscan.KeyIs(k, "agent"):
-		return object(s, "agent", &m.Agent, func(a *Agent, k []byte) error {
-			switch {
-			case jsonscan.KeyIs(k, "name"):
-				return s.String("agent.name", &a.Name)
-			case jsonscan.KeyIs(k, "type"):
-				return s.String("agent.type", &a.Type)
-			}
-			return s.Skip()
-		})
-	case jsonscan.KeyIs(k, "pr"):
-		return object(s, "pr", &m.PR, func(p *PR, k []byte) error {
-			switch {
-			case jsonscan.KeyIs(k, "number"):
-				return num(s, &p.Number)
-			case jsonscan.KeyIs(k, "url"):
-				return s.String("pr.url", &p.URL)
-			case jsonscan.KeyIs(k, "review_state"):
-				return s.String("pr.review_state", &p.ReviewState)
-			case jsonscan.KeyIs(k, "kind"):
-				return s.String("pr.kind", &p.Kind)
-			}
-			return s.Skip()
-		})
-	case jsonscan.KeyIs(k, "worktree"):
-		return object(s, "worktree", &m.Worktree, func(w *Worktree, k []byte) error {
-			switch {
-			case jsonscan.KeyIs(k, "name"):
-				return s.String("worktree.name", &w.Name)
-			case jsonscan.KeyIs(k, "path"):
-				return s.String("worktree.path", &w.Path)
-			case jsonscan.KeyIs(k, "branch"):
-				return s.String("worktree.branch", &w.Branch)
-			case jsonscan.KeyIs(k, "original_cwd"):
-				return s.String("worktree.original_cwd", &w.OriginalCwd)
-			case jsonscan.KeyIs(k, "original_branch"):
-				return s.String("worktree.original_branch", &w.OriginalBranch)
-			}
-			return s.Skip()
-		})
-	case jsonscan.KeyIs(k, "cost"):
-		return object(s, "cost", &m.Cost, func(c *Cost, k []byte) error {
-			switch {
-			case jsonscan.KeyIs(k, "total_cost_usd"):
-				return float(s, &c.USD)
-			case jsonscan.KeyIs(k, "total_duration_ms"):
-				return num(s, &c.DurationMS)
-			case jsonscan.KeyIs(k, "total_api_duration_ms"):
-				return num(s, &c.APIDurationMS)
-			case jsonscan.KeyIs(k, "total_lines_added"):
-				return num(s, &c.LinesAdded)
-			case jsonscan.KeyIs(k, "total_lines_removed"):
-				return num(s, &c.LinesRemoved)
-			}
-			return s.Skip()
-		})
-	case jsonscan.KeyIs(k, "rate_limits"):
-		return object(s, "rate_limits", &m.RateLimits, func(r *RateLimits, k []byte) error {
-			switch {
-			case jsonscan.KeyIs(k, "five_hour"):
-				return rateWindow(s, "rate_limits.five_hour", &r.FiveHour)
-			case jsonscan.KeyIs(k, "seven_day"):
-				return rateWindow(s, "rate_limits.seven_day", &r.SevenDay)
-			case jsonscan.KeyIs(k, "spend_limit"):
-				return object(s, "rate_limits.spend_limit", &r.Spend, func(l *SpendLimit, k []byte) error {
-					switch {
-					case jsonscan.KeyIs(k, "used_percentage"):
-						return float(s, &l.UsedPct)
-					case jsonscan.KeyIs(k, "resets_at"):
-						return num(s, &l.ResetsAt)
-					case jsonscan.KeyIs(k, "used_usd"):
-						return floatPtr(s, &l.UsedUSD)
-					case jsonscan.KeyIs(k, "limit_usd"):
-						return floatPtr(s, &l.LimitUSD)
-					case jsonscan.KeyIs(k, "period"):
-						return s.String("rate_limits.spend_limit.period", &l.Period)
-					}
-					return s.Skip()
-				})
-			}
-			return s.Skip()
-		})
-	case jsonscan.KeyIs(k, "prompt_cache"):
-		return object(s, "prompt_cache", &m.PromptCache, func(c *PromptCache, k []byte) error {
-			switch {
-			case jsonscan.KeyIs(k, "warm"):
-				return s.BoolPtr("prompt_cache.warm", &c.Warm)
-			case jsonscan.KeyIs(k, "caching_observed"):
-				return s.BoolPtr("prompt_cache.caching_observed", &c.CachingObserved)
-			case jsonscan.KeyIs(k, "ttl"):
-				return s.String("prompt_cache.ttl", &c.TTL)
-			case jsonscan.KeyIs(k, "expires_at"):
-				return numPtr(s, &c.ExpiresAt)
-			case jsonscan.KeyIs(k, "requests"):
-				return num(s, &c.Requests)
-			case jsonscan.KeyIs(k, "misses"):
-				return num(s, &c.Misses)
-			case jsonscan.KeyIs(k, "hit_ratio"):
-				return floatPtr(s, &c.HitRatio)
-			case jsonscan.KeyIs(k, "recache_tokens_if_cold"):
-				return numPtr(s, &c.RecacheIfCold)
-			case jsonscan.KeyIs(k, "last_miss_cause"):
-				return object(s, "prompt_cache.last_miss_cause", &c.LastMissCause, func(mc *MissCause, k []byte) error {
-					if !jsonscan.KeyIs(k, "causes") {
-						return s.Skip()
-					}
-					mc.Causes = mc.Causes[:0]
-					_, err := s.Array("prompt_cache.last_miss_cause.causes", func() error {
-						var v string
-						if err := s.String("prompt_cache.last_miss_cause.causes", &v); err != nil {
-							return err
-						}
-						if v != "" && len(mc.Causes) < maxCauses {
-							mc.Causes = append(mc.Causes, v)
-						}
-						return nil
-					})
-					return err
-				})
-			}
-			return s.Skip()
-		})
-	}
-	return s.Skip()
 }

@@ -241,7 +241,7 @@ func TestMoreLenient(t *testing.T) {
 			}
 		})
 	}
-	if parseFloat([]byte("-Inf")) != -MaxFloat || !(math.Abs(parseFloat([]byte(`"1.5"`))-1.5) < 1e-9) {
+	if parseFloat([]byte("-Inf")) != -MaxFloat || !(math.Abs(float64(parseFloat([]byte(`"1.5"`)))-1.5) < 1e-9) {
 		t.Fatal("parseFloat bounds")
 	}
 }

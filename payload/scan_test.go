@@ -352,7 +352,7 @@ func BenchmarkDecodeStatusline(b *testing.B) {
 func keysOf[T any](fields []field[T]) []string {
 	var keys []string
 	for _, f := range fields {
-		keys = append(keys, f.key)
+		keys = append(keys, f.Key)
 	}
 	return keys
 }
@@ -377,7 +377,23 @@ func TestFieldTablesMatchTags(t *testing.T) {
 		name       string
 		keys, tags []string
 	}{
-		{"Statusline", keysOf(statuslineFields[:]), tagsOf[Statusline]()},
+		{"Statusline", keysOf(statuslineFields[:]), append(tagsOf[Statusline](), tagsOf[More]()...)},
+		{"Repo", keysOf(repoFields[:]), tagsOf[Repo]()},
+		{"Cost", keysOf(costFields[:]), tagsOf[Cost]()},
+		{"RateLimits", keysOf(rateLimitsFields[:]), tagsOf[RateLimits]()},
+		{"RateWindow", keysOf(rateWindowFields[:]), tagsOf[RateWindow]()},
+		{"SpendLimit", keysOf(spendLimitFields[:]), tagsOf[SpendLimit]()},
+		{"PromptCache", keysOf(promptCacheFields[:]), tagsOf[PromptCache]()},
+		{"MissCause", keysOf(missCauseFields[:]), tagsOf[MissCause]()},
+		{"PR", keysOf(prFields[:]), tagsOf[PR]()},
+		{"Worktree", keysOf(worktreeFields[:]), tagsOf[Worktree]()},
+		{"Agent", keysOf(agentFields[:]), tagsOf[Agent]()},
+		{"Vim", keysOf(vimFields[:]), tagsOf[Vim]()},
+		{"Effort", keysOf(effortFields[:]), tagsOf[Effort]()},
+		{"Thinking", keysOf(thinkingFields[:]), tagsOf[Thinking]()},
+		{"OutputStyle", keysOf(outputStyleFields[:]), tagsOf[OutputStyle]()},
+		{"BackgroundTask", keysOf(backgroundFields[:]), tagsOf[BackgroundTask]()},
+		{"Cron", keysOf(cronFields[:]), tagsOf[Cron]()},
 		{"Model", keysOf(modelFields[:]), tagsOf[Model]()},
 		{"Workspace", keysOf(workspaceFields[:]), tagsOf[Workspace]()},
 		{"ContextWindow", keysOf(contextWindowFields[:]), tagsOf[ContextWindow]()},
