@@ -26,7 +26,7 @@ type Statusline struct {
 	// ContextWindow is nil with older Claude Code versions, which do not send it.
 	ContextWindow *ContextWindow `json:"context_window"`
 	Exceeds200k   *bool          `json:"exceeds_200k_tokens"` // nil when absent
-	More                         // the fields the extra segments read (more.go)
+	Extras                       // the fields the extra segments read (extras.go)
 }
 
 // Model names the session's model.
@@ -196,7 +196,7 @@ var (
 		{Key: "context_window", Read: func(s *scanner, p *Statusline) error {
 			return jsonscan.ReadPtr(s, &p.ContextWindow, contextWindowFields[:])
 		}},
-		// the extra segments' fields (Statusline.More, more.go)
+		// the extra segments' fields (Statusline.Extras, extras.go)
 		{Key: "session_name", Read: func(s *scanner, p *Statusline) error { return s.String(&p.SessionName) }},
 		{Key: "fast_mode", Read: func(s *scanner, p *Statusline) error { return s.BoolPtr(&p.FastMode) }},
 		{Key: "output_style", Read: func(s *scanner, p *Statusline) error {

@@ -13,7 +13,7 @@ import (
 // added by the caller. Text stays raw here: the segments sanitize it.
 func factsFor(p *payload.Statusline, now time.Time) statusline.Facts {
 	f := statusline.Facts{Now: now.Unix()}
-	m := &p.More
+	m := &p.Extras
 	if rl := m.RateLimits; rl != nil {
 		f.FiveHour, f.SevenDay = limitOf(rl.FiveHour), limitOf(rl.SevenDay)
 		if s := rl.Spend; s != nil {

@@ -8,13 +8,13 @@ import (
 	"github.com/zoneline/zoneline/internal/jsonscan"
 )
 
-// More is what the statusline payload carries beyond the context: cost, effort, the rate
-// limits, the prompt cache, the PR, … (the CLI's own statusLine documentation, CLAUDE-CODE.md
-// section 6). Every object is a pointer: nil when Claude Code leaves it out (most are
+// Extras are the statusline payload's fields beyond the context, which the extra segments show:
+// cost, effort, the rate limits, the prompt cache, the PR, … (the CLI's own statusLine
+// documentation, CLAUDE-CODE.md section 6). Every object is a pointer: nil when Claude Code leaves it out (most are
 // optional: rate_limits only for subscribers or behind a gateway, prompt_cache after the first
 // response, vim with vim mode on, agent with --agent, pr with an open PR, worktree in a
 // --worktree session) or sends null.
-type More struct {
+type Extras struct {
 	SessionName string       `json:"session_name"` // "" unless set with /rename
 	OutputStyle *OutputStyle `json:"output_style"`
 	Cost        *Cost        `json:"cost"`
