@@ -107,7 +107,8 @@ func (f Freshness) Why() string {
 }
 
 // Compactions returns the compactions recorded for a session, in file order. A missing file is
-// none. It reads the file with jsonscan: the statusline asks while a warning tier is crossed.
+// none. It reads the file through state.Compactions (jsonscan): the statusline asks while a
+// warning tier is crossed.
 func Compactions(d state.Dir, id string) ([]Compaction, error) {
 	path, err := d.SessionFile(id, CompactionsFile)
 	if err != nil {
@@ -120,32 +121,16 @@ func Compactions(d state.Dir, id string) ([]Compaction, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out []Compaction
-	err = jsonscan.Decode(data, func(s *jsonscan.Scanner, k []byte) error {
-		if !jsonscan.KeyIs(k, "records") {
-			return s.Skip()
-		}
-		_, err := s.Array("records", func() error {
-			var c Compaction
-			var n int64
-			_, err := s.Object("record", func(k []byte) error {
-				switch {
-				case jsonscan.KeyIs(k, "n"):
-					return s.Int("n", &n)
-				case jsonscan.KeyIs(k, "time"):
-					return s.Time("time", &c.Time)
-				}
-				return s.Skip()
-			})
-			if c.N = int(n); err == nil && c.N > 0 {
-				out = append(out, c)
-			}
-			return err
-		})
-		return err
-	})
+	var cs state.Compactions
+	err = cs.Decode(data)
 	if errors.As(err, new(*jsonscan.TypeError)) {
-		err = nil // a field of the wrong type loses only its record
+		err = nil // a field of the wrong type loses only that field
+	}
+	var out []Compaction
+	for _, r := range cs.Records {
+		if r.N > 0 {
+			out = append(out, Compaction{r.N, r.Time})
+		}
 	}
 	return out, err
 }

@@ -52,7 +52,7 @@ func withOptional(lines [][]string) [][]string {
 	}
 	var more []string
 	for _, n := range statusline.OptionalSegments() {
-		if !pipeline.LayoutHas(lines, n) {
+		if !statusline.LayoutHas(lines, n) {
 			more = append(more, n)
 		}
 	}

@@ -163,57 +163,21 @@ func Save(stateRoot string, e Entry) error {
 	return state.Replace(Path(stateRoot, e.Root), e.appendJSON(nil))
 }
 
-func (e *Entry) appendJSON(b []byte) []byte {
-	b = append(b, "{\"root\":"...)
-	b = jsonscan.AppendString(b, e.Root)
-	b = append(b, ",\"branch\":"...)
-	b = jsonscan.AppendString(b, e.Branch)
-	b = append(b, ",\"time\":"...)
-	b = jsonscan.AppendString(b, e.Time.UTC().Format(time.RFC3339Nano))
-	for _, f := range [...]struct {
-		k string
-		v int
-	}{{"dirty", e.Dirty}, {"ahead", e.Ahead}, {"behind", e.Behind}} {
-		b = append(append(append(b, ",\""...), f.k...), "\":"...)
-		b = strconv.AppendInt(b, int64(f.v), 10)
-	}
-	b = append(b, ",\"fails\":"...)
-	b = strconv.AppendInt(b, int64(e.Fails), 10)
-	b = append(b, ",\"upstream\":"...)
-	b = strconv.AppendBool(b, e.Upstream)
-	b = append(b, ",\"error\":"...)
-	b = jsonscan.AppendString(b, e.Err)
-	return append(b, "}\n"...)
+// entryFields is an entry file's shape (jsonscan.Field), in file order.
+var entryFields = [...]jsonscan.Field[Entry]{
+	{Key: "root", Read: func(s *jsonscan.Scanner, e *Entry) error { return s.String(&e.Root) }, Write: func(b []byte, e *Entry) []byte { return jsonscan.AppendString(b, e.Root) }},
+	{Key: "branch", Read: func(s *jsonscan.Scanner, e *Entry) error { return s.String(&e.Branch) }, Write: func(b []byte, e *Entry) []byte { return jsonscan.AppendString(b, e.Branch) }},
+	{Key: "time", Read: func(s *jsonscan.Scanner, e *Entry) error { return s.Time(&e.Time) }, Write: func(b []byte, e *Entry) []byte { return jsonscan.AppendTime(b, e.Time.UTC()) }},
+	{Key: "dirty", Read: func(s *jsonscan.Scanner, e *Entry) error { return s.Count(&e.Dirty, 1<<20) }, Write: func(b []byte, e *Entry) []byte { return jsonscan.AppendInt(b, int64(e.Dirty), false) }},
+	{Key: "ahead", Read: func(s *jsonscan.Scanner, e *Entry) error { return s.Count(&e.Ahead, 1<<20) }, Write: func(b []byte, e *Entry) []byte { return jsonscan.AppendInt(b, int64(e.Ahead), false) }},
+	{Key: "behind", Read: func(s *jsonscan.Scanner, e *Entry) error { return s.Count(&e.Behind, 1<<20) }, Write: func(b []byte, e *Entry) []byte { return jsonscan.AppendInt(b, int64(e.Behind), false) }},
+	{Key: "fails", Read: func(s *jsonscan.Scanner, e *Entry) error { return s.Count(&e.Fails, 64) }, Write: func(b []byte, e *Entry) []byte { return jsonscan.AppendInt(b, int64(e.Fails), false) }},
+	{Key: "upstream", Read: func(s *jsonscan.Scanner, e *Entry) error { return s.Bool(&e.Upstream) }, Write: func(b []byte, e *Entry) []byte { return strconv.AppendBool(b, e.Upstream) }},
+	{Key: "error", Read: func(s *jsonscan.Scanner, e *Entry) error { return s.String(&e.Err) }, Write: func(b []byte, e *Entry) []byte { return jsonscan.AppendString(b, e.Err) }},
 }
 
-func (e *Entry) decode(data []byte) error {
-	var dirty, ahead, behind, fails int64
-	var up *bool
-	err := jsonscan.Decode(data, func(s *jsonscan.Scanner, k []byte) error {
-		switch {
-		case jsonscan.KeyIs(k, "root"):
-			return s.String("root", &e.Root)
-		case jsonscan.KeyIs(k, "branch"):
-			return s.String("branch", &e.Branch)
-		case jsonscan.KeyIs(k, "time"):
-			return s.Time("time", &e.Time)
-		case jsonscan.KeyIs(k, "dirty"):
-			return s.Int("dirty", &dirty)
-		case jsonscan.KeyIs(k, "ahead"):
-			return s.Int("ahead", &ahead)
-		case jsonscan.KeyIs(k, "behind"):
-			return s.Int("behind", &behind)
-		case jsonscan.KeyIs(k, "fails"):
-			return s.Int("fails", &fails)
-		case jsonscan.KeyIs(k, "upstream"):
-			return s.BoolPtr("upstream", &up)
-		case jsonscan.KeyIs(k, "error"):
-			return s.String("error", &e.Err)
-		}
-		return s.Skip()
-	})
-	clamp := func(v int64) int { return int(max(0, min(v, 1<<20))) }
-	e.Dirty, e.Ahead, e.Behind, e.Fails = clamp(dirty), clamp(ahead), clamp(behind), int(max(0, min(fails, 64)))
-	e.Upstream = up != nil && *up
-	return err
+func (e *Entry) appendJSON(b []byte) []byte {
+	return append(jsonscan.AppendObject(b, e, entryFields[:], ""), '\n')
 }
+
+func (e *Entry) decode(data []byte) error { return jsonscan.DecodeFields(data, e, entryFields[:]) }

@@ -1,7 +1,6 @@
 package hook
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -37,26 +36,11 @@ const (
 	compactionsLockWait = 2 * time.Second
 )
 
-// compactions is compactions.json.
-type compactions struct {
-	Count           int                `json:"count"`                         // compactions recorded by PostCompact
-	Delivered       int                `json:"delivered"`                     // the highest compaction whose restore was delivered
-	DeliveredPrompt string             `json:"delivered_prompt_id,omitempty"` // the prompt_id SessionStart delivered for
-	Pending         int                `json:"pending"`                       // the compaction UserPromptSubmit must restore; 0 = none
-	HeldFor         int                `json:"held_for,omitempty"`            // the compaction hold_once blocked (once)
-	HeldAt          time.Time          `json:"held_at,omitzero"`
-	Records         []compactionRecord `json:"records"`
-}
-
-// compactionRecord is one compaction, as PostCompact saw it.
-type compactionRecord struct {
-	N            int       `json:"n"`
-	Time         time.Time `json:"time"`
-	Trigger      string    `json:"trigger"`
-	SummaryChars int       `json:"summary_chars"`
-	PromptID     string    `json:"prompt_id,omitempty"`
-	Restore      string    `json:"restore,omitempty"` // "session_start", "user_prompt" or "" (pending / nothing)
-}
+// compactions is compactions.json (state.Compactions: its one reader and writer).
+type (
+	compactions      = state.Compactions
+	compactionRecord = state.CompactionRecord
+)
 
 func compactionsPath(d state.Dir, id string) (string, error) {
 	return d.SessionFile(id, compactionsFile)
@@ -77,7 +61,7 @@ func loadCompactions(d state.Dir, id string) (*compactions, error) {
 	if err != nil {
 		return cs, err
 	}
-	if err := json.Unmarshal(data, cs); err != nil {
+	if err := cs.Decode(data); err != nil {
 		return &compactions{}, err
 	}
 	return cs, nil
@@ -117,11 +101,7 @@ func updateCompactions(d state.Dir, id string, f func(cs *compactions) bool) (*c
 	if n := len(cs.Records); n > maxCompactions {
 		cs.Records = cs.Records[n-maxCompactions:]
 	}
-	data, err := json.MarshalIndent(cs, "", "  ")
-	if err != nil {
-		return cs, err
-	}
-	return cs, state.WriteFile(path, append(data, '\n'))
+	return cs, state.WriteFile(path, cs.AppendJSON(nil))
 }
 
 // lockProblem is the statusline's words for a lock that could not be had.
@@ -146,14 +126,4 @@ func cleanCompactionTemps(dir string) {
 			os.Remove(filepath.Join(dir, e.Name()))
 		}
 	}
-}
-
-// record returns the record of compaction n, or nil.
-func (cs *compactions) record(n int) *compactionRecord {
-	for i := range cs.Records {
-		if cs.Records[i].N == n {
-			return &cs.Records[i]
-		}
-	}
-	return nil
 }

@@ -22,7 +22,7 @@ func postCompact(c *Context, h *payload.Hook) (Output, error) {
 	}
 	_, err := updateCompactions(c.State, h.SessionID, func(cs *compactions) bool {
 		// Registered twice (the plugin's hooks and settings.json's both run): counted once.
-		if cs.isTwin(h, c.now()) {
+		if isTwin(cs, h, c.now()) {
 			return false
 		}
 		cs.Count++
@@ -51,7 +51,7 @@ const twinWindow = time.Minute
 // isTwin reports whether h is a second PostCompact for the compaction last recorded: the same
 // prompt_id, the same summary length, moments apart. (Two real compactions in one long turn
 // share a prompt_id, but not their summary, nor the minute.)
-func (cs *compactions) isTwin(h *payload.Hook, now time.Time) bool {
+func isTwin(cs *compactions, h *payload.Hook, now time.Time) bool {
 	last := len(cs.Records) - 1
 	if h.PromptID == "" || last < 0 {
 		return false

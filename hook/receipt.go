@@ -18,7 +18,7 @@ func LastRestore(d state.Dir, id string) (Receipt, error) {
 		return Receipt{}, err
 	}
 	r := Receipt{Count: cs.Count, Pending: cs.Pending > cs.Delivered}
-	if rec := cs.record(cs.Count); rec != nil {
+	if rec := cs.Record(cs.Count); rec != nil {
 		r.Trigger, r.Restore = rec.Trigger, rec.Restore
 	}
 	if r.Restore == "" && cs.Delivered >= cs.Count && cs.Count > 0 {

@@ -10,7 +10,6 @@ import (
 
 	"github.com/zoneline/zoneline/checkpoint"
 	"github.com/zoneline/zoneline/config"
-	"github.com/zoneline/zoneline/internal/jsonscan"
 	"github.com/zoneline/zoneline/internal/redact"
 	"github.com/zoneline/zoneline/payload"
 	"github.com/zoneline/zoneline/snapshot"
@@ -53,7 +52,7 @@ func pendingRestore(c *Context, h *payload.Hook) string {
 	text := func(cs *compactions) (string, int) {
 		n := cs.Pending
 		var rec compactionRecord
-		if r := cs.record(n); r != nil {
+		if r := cs.Record(n); r != nil {
 			rec = *r
 		}
 		at := rec.Time
@@ -73,7 +72,7 @@ func pendingRestore(c *Context, h *payload.Hook) string {
 			return false
 		}
 		n = cs.Pending
-		if r := cs.record(n); r != nil {
+		if r := cs.Record(n); r != nil {
 			r.Restore = "user_prompt"
 		}
 		cs.Delivered, cs.Pending = n, 0
@@ -86,7 +85,7 @@ func pendingRestore(c *Context, h *payload.Hook) string {
 		c.State.Log("hook", "UserPromptSubmit: restore state: %v", err)
 		n := cs0.Pending
 		var rec compactionRecord
-		if r := cs0.record(n); r != nil {
+		if r := cs0.Record(n); r != nil {
 			rec = *r
 		}
 		at := rec.Time
@@ -253,7 +252,7 @@ func fitLines(text string, budget int) (string, bool) {
 	return text[:end], true
 }
 
-// restorePending reads only "pending" and "delivered" of the compaction state, with jsonscan:
+// restorePending reads "pending" and "delivered" of the compaction state, with jsonscan:
 // every prompt asks, so the common "nothing pending" answer must not pay encoding/json's
 // first-use cost. A state that does not read says no; the locked update re-checks anyway.
 func restorePending(d state.Dir, id string) bool {
@@ -265,15 +264,6 @@ func restorePending(d state.Dir, id string) bool {
 	if err != nil {
 		return false
 	}
-	var pending, delivered int64
-	err = jsonscan.Decode(data, func(s *jsonscan.Scanner, k []byte) error {
-		switch {
-		case jsonscan.KeyIs(k, "pending"):
-			return s.Int("pending", &pending)
-		case jsonscan.KeyIs(k, "delivered"):
-			return s.Int("delivered", &delivered)
-		}
-		return s.Skip()
-	})
-	return err == nil && pending != 0 && delivered < pending
+	var cs compactions
+	return cs.Decode(data) == nil && cs.Pending != 0 && cs.Delivered < cs.Pending
 }

@@ -26,7 +26,7 @@ type Statusline struct {
 	// ContextWindow is nil with older Claude Code versions, which do not send it.
 	ContextWindow *ContextWindow `json:"context_window"`
 	Exceeds200k   *bool          `json:"exceeds_200k_tokens"` // nil when absent
-	More                         // the fields the extra segments read (more.go)
+	Extras                       // the fields the extra segments read (extras.go)
 }
 
 // Model names the session's model.
@@ -164,10 +164,7 @@ func Complete(data []byte) bool {
 func DecodeStatusline(data []byte) (*Statusline, error) {
 	var p Statusline
 	err := jsonscan.Decode(data, func(s *jsonscan.Scanner, k []byte) error {
-		if f := findField(k, statuslineFields[:]); f != nil {
-			return f.read(s, &p)
-		}
-		return p.More.decode(s, k) // the extra segments' fields (more.go)
+		return jsonscan.ReadField(s, k, &p, statuslineFields[:])
 	})
 	err, syntax := decodeErr(err)
 	if syntax {
@@ -176,91 +173,96 @@ func DecodeStatusline(data []byte) (*Statusline, error) {
 	return &p, err
 }
 
-// The payloads' shapes, one key table per struct (the keys of the json tags, which the
-// strict schema-drift test and FuzzScanMatchesEncodingJSON hold them to). Each entry reads its
-// key's value; the name given to the reader is the field's path in a type error.
-var (
-	statuslineFields = [...]field[Statusline]{
-		{"session_id", func(s *jsonscan.Scanner, p *Statusline) error { return s.String("session_id", &p.SessionID) }},
-		{"transcript_path", func(s *jsonscan.Scanner, p *Statusline) error { return s.String("transcript_path", &p.TranscriptPath) }},
-		{"cwd", func(s *jsonscan.Scanner, p *Statusline) error { return s.String("cwd", &p.Cwd) }},
-		{"version", func(s *jsonscan.Scanner, p *Statusline) error { return s.String("version", &p.Version) }},
-		{"exceeds_200k_tokens", func(s *jsonscan.Scanner, p *Statusline) error {
-			return s.BoolPtr("exceeds_200k_tokens", &p.Exceeds200k)
-		}},
-		{"model", func(s *jsonscan.Scanner, p *Statusline) error {
-			return readObject(s, "model", &p.Model, modelFields[:])
-		}},
-		{"workspace", func(s *jsonscan.Scanner, p *Statusline) error {
-			return readObject(s, "workspace", &p.Workspace, workspaceFields[:])
-		}},
-		{"context_window", func(s *jsonscan.Scanner, p *Statusline) error {
-			return readObject(s, "context_window", &p.ContextWindow, contextWindowFields[:])
-		}},
-	}
-	modelFields = [...]field[Model]{
-		{"id", func(s *jsonscan.Scanner, m *Model) error { return s.String("model.id", &m.ID) }},
-		{"display_name", func(s *jsonscan.Scanner, m *Model) error { return s.String("model.display_name", &m.DisplayName) }},
-	}
-	workspaceFields = [...]field[Workspace]{
-		{"current_dir", func(s *jsonscan.Scanner, w *Workspace) error { return s.String("workspace.current_dir", &w.CurrentDir) }},
-		{"project_dir", func(s *jsonscan.Scanner, w *Workspace) error { return s.String("workspace.project_dir", &w.ProjectDir) }},
-		{"git_worktree", func(s *jsonscan.Scanner, w *Workspace) error {
-			return s.String("workspace.git_worktree", &w.GitWorktree)
-		}},
-		{"repo", func(s *jsonscan.Scanner, w *Workspace) error { return decodeRepo(s, &w.Repo) }},
-	}
-	contextWindowFields = [...]field[ContextWindow]{
-		{"total_input_tokens", func(s *jsonscan.Scanner, c *ContextWindow) error { return num(s, &c.TotalInputTokens) }},
-		{"total_output_tokens", func(s *jsonscan.Scanner, c *ContextWindow) error { return num(s, &c.TotalOutputTokens) }},
-		{"context_window_size", func(s *jsonscan.Scanner, c *ContextWindow) error { return num(s, &c.Size) }},
-		{"used_percentage", func(s *jsonscan.Scanner, c *ContextWindow) error { return numPtr(s, &c.UsedPct) }},
-		{"current_usage", func(s *jsonscan.Scanner, c *ContextWindow) error {
-			return readObject(s, "context_window.current_usage", &c.CurrentUsage, usageFields[:])
-		}},
-	}
-	usageFields = [...]field[Usage]{
-		{"input_tokens", func(s *jsonscan.Scanner, u *Usage) error { return num(s, &u.Input) }},
-		{"output_tokens", func(s *jsonscan.Scanner, u *Usage) error { return num(s, &u.Output) }},
-		{"cache_creation_input_tokens", func(s *jsonscan.Scanner, u *Usage) error { return num(s, &u.CacheCreation) }},
-		{"cache_read_input_tokens", func(s *jsonscan.Scanner, u *Usage) error { return num(s, &u.CacheRead) }},
-	}
-	hookFields = [...]field[Hook]{
-		{"session_id", func(s *jsonscan.Scanner, h *Hook) error { return s.String("session_id", &h.SessionID) }},
-		{"transcript_path", func(s *jsonscan.Scanner, h *Hook) error { return s.String("transcript_path", &h.TranscriptPath) }},
-		{"cwd", func(s *jsonscan.Scanner, h *Hook) error { return s.String("cwd", &h.Cwd) }},
-		{"prompt_id", func(s *jsonscan.Scanner, h *Hook) error { return s.String("prompt_id", &h.PromptID) }},
-		{"hook_event_name", func(s *jsonscan.Scanner, h *Hook) error { return s.String("hook_event_name", &h.Event) }},
-		{"source", func(s *jsonscan.Scanner, h *Hook) error { return s.String("source", &h.Source) }},
-		{"model", func(s *jsonscan.Scanner, h *Hook) error { return s.String("model", &h.Model) }},
-		{"trigger", func(s *jsonscan.Scanner, h *Hook) error { return s.String("trigger", &h.Trigger) }},
-		{"prompt", func(s *jsonscan.Scanner, h *Hook) error { return s.String("prompt", &h.Prompt) }},
-		{"custom_instructions", func(s *jsonscan.Scanner, h *Hook) error {
-			return s.StringPtr("custom_instructions", &h.CustomInstructions)
-		}},
-		{"compact_summary", func(s *jsonscan.Scanner, h *Hook) error { return s.String("compact_summary", &h.CompactSummary) }},
-		{"reason", func(s *jsonscan.Scanner, h *Hook) error { return s.String("reason", &h.Reason) }},
-		{"permission_mode", func(s *jsonscan.Scanner, h *Hook) error { return s.String("permission_mode", &h.PermissionMode) }},
-		{"background_tasks", func(s *jsonscan.Scanner, h *Hook) error { return decodeBackground(s, &h.InFlight) }}, // Stop (inflight.go)
-		{"session_crons", func(s *jsonscan.Scanner, h *Hook) error { return decodeCrons(s, &h.InFlight) }},
-		{"last_assistant_message", func(s *jsonscan.Scanner, h *Hook) error {
-			return s.String("last_assistant_message", &h.LastAssistantMessage)
-		}},
-	}
-)
-
 // DecodeHook decodes a hook payload, as leniently as DecodeStatusline.
 func DecodeHook(data []byte) (*Hook, error) {
 	var h Hook
-	err := jsonscan.Decode(data, func(s *jsonscan.Scanner, k []byte) error {
-		return readField(s, k, &h, hookFields[:])
-	})
-	err, syntax := decodeErr(err)
+	err, syntax := decodeErr(jsonscan.DecodeFields(data, &h, hookFields[:]))
 	if syntax {
 		return &Hook{}, err
 	}
 	return &h, err
 }
+
+// The payloads' key tables (scan.go).
+var (
+	statuslineFields = [...]field[Statusline]{
+		{Key: "session_id", Read: func(s *scanner, p *Statusline) error { return s.String(&p.SessionID) }},
+		{Key: "transcript_path", Read: func(s *scanner, p *Statusline) error { return s.String(&p.TranscriptPath) }},
+		{Key: "cwd", Read: func(s *scanner, p *Statusline) error { return s.String(&p.Cwd) }},
+		{Key: "version", Read: func(s *scanner, p *Statusline) error { return s.String(&p.Version) }},
+		{Key: "exceeds_200k_tokens", Read: func(s *scanner, p *Statusline) error { return s.BoolPtr(&p.Exceeds200k) }},
+		{Key: "model", Read: func(s *scanner, p *Statusline) error { return jsonscan.ReadPtr(s, &p.Model, modelFields[:]) }},
+		{Key: "workspace", Read: func(s *scanner, p *Statusline) error { return jsonscan.ReadPtr(s, &p.Workspace, workspaceFields[:]) }},
+		{Key: "context_window", Read: func(s *scanner, p *Statusline) error {
+			return jsonscan.ReadPtr(s, &p.ContextWindow, contextWindowFields[:])
+		}},
+		// the extra segments' fields (Statusline.Extras, extras.go)
+		{Key: "session_name", Read: func(s *scanner, p *Statusline) error { return s.String(&p.SessionName) }},
+		{Key: "fast_mode", Read: func(s *scanner, p *Statusline) error { return s.BoolPtr(&p.FastMode) }},
+		{Key: "output_style", Read: func(s *scanner, p *Statusline) error {
+			return jsonscan.ReadPtr(s, &p.OutputStyle, outputStyleFields[:])
+		}},
+		{Key: "cost", Read: func(s *scanner, p *Statusline) error { return jsonscan.ReadPtr(s, &p.Cost, costFields[:]) }},
+		{Key: "effort", Read: func(s *scanner, p *Statusline) error { return jsonscan.ReadPtr(s, &p.Effort, effortFields[:]) }},
+		{Key: "thinking", Read: func(s *scanner, p *Statusline) error { return jsonscan.ReadPtr(s, &p.Thinking, thinkingFields[:]) }},
+		{Key: "rate_limits", Read: func(s *scanner, p *Statusline) error { return jsonscan.ReadPtr(s, &p.RateLimits, rateLimitsFields[:]) }},
+		{Key: "prompt_cache", Read: func(s *scanner, p *Statusline) error {
+			return jsonscan.ReadPtr(s, &p.PromptCache, promptCacheFields[:])
+		}},
+		{Key: "vim", Read: func(s *scanner, p *Statusline) error { return jsonscan.ReadPtr(s, &p.Vim, vimFields[:]) }},
+		{Key: "agent", Read: func(s *scanner, p *Statusline) error { return jsonscan.ReadPtr(s, &p.Agent, agentFields[:]) }},
+		{Key: "pr", Read: func(s *scanner, p *Statusline) error { return jsonscan.ReadPtr(s, &p.PR, prFields[:]) }},
+		{Key: "worktree", Read: func(s *scanner, p *Statusline) error { return jsonscan.ReadPtr(s, &p.Worktree, worktreeFields[:]) }},
+	}
+	modelFields = [...]field[Model]{
+		{Key: "id", Read: func(s *scanner, m *Model) error { return s.String(&m.ID) }},
+		{Key: "display_name", Read: func(s *scanner, m *Model) error { return s.String(&m.DisplayName) }},
+	}
+	workspaceFields = [...]field[Workspace]{
+		{Key: "current_dir", Read: func(s *scanner, w *Workspace) error { return s.String(&w.CurrentDir) }},
+		{Key: "project_dir", Read: func(s *scanner, w *Workspace) error { return s.String(&w.ProjectDir) }},
+		{Key: "git_worktree", Read: func(s *scanner, w *Workspace) error { return s.String(&w.GitWorktree) }},
+		{Key: "repo", Read: func(s *scanner, w *Workspace) error { return jsonscan.ReadPtr(s, &w.Repo, repoFields[:]) }},
+	}
+	contextWindowFields = [...]field[ContextWindow]{
+		{Key: "total_input_tokens", Read: func(s *scanner, c *ContextWindow) error { return num(s, &c.TotalInputTokens) }},
+		{Key: "total_output_tokens", Read: func(s *scanner, c *ContextWindow) error { return num(s, &c.TotalOutputTokens) }},
+		{Key: "context_window_size", Read: func(s *scanner, c *ContextWindow) error { return num(s, &c.Size) }},
+		{Key: "used_percentage", Read: func(s *scanner, c *ContextWindow) error { return numPtr(s, &c.UsedPct) }},
+		{Key: "current_usage", Read: func(s *scanner, c *ContextWindow) error {
+			return jsonscan.ReadPtr(s, &c.CurrentUsage, usageFields[:])
+		}},
+	}
+	usageFields = [...]field[Usage]{
+		{Key: "input_tokens", Read: func(s *scanner, u *Usage) error { return num(s, &u.Input) }},
+		{Key: "output_tokens", Read: func(s *scanner, u *Usage) error { return num(s, &u.Output) }},
+		{Key: "cache_creation_input_tokens", Read: func(s *scanner, u *Usage) error { return num(s, &u.CacheCreation) }},
+		{Key: "cache_read_input_tokens", Read: func(s *scanner, u *Usage) error { return num(s, &u.CacheRead) }},
+	}
+	hookFields = [...]field[Hook]{
+		{Key: "session_id", Read: func(s *scanner, h *Hook) error { return s.String(&h.SessionID) }},
+		{Key: "transcript_path", Read: func(s *scanner, h *Hook) error { return s.String(&h.TranscriptPath) }},
+		{Key: "cwd", Read: func(s *scanner, h *Hook) error { return s.String(&h.Cwd) }},
+		{Key: "prompt_id", Read: func(s *scanner, h *Hook) error { return s.String(&h.PromptID) }},
+		{Key: "hook_event_name", Read: func(s *scanner, h *Hook) error { return s.String(&h.Event) }},
+		{Key: "source", Read: func(s *scanner, h *Hook) error { return s.String(&h.Source) }},
+		{Key: "model", Read: func(s *scanner, h *Hook) error { return s.String(&h.Model) }},
+		{Key: "trigger", Read: func(s *scanner, h *Hook) error { return s.String(&h.Trigger) }},
+		{Key: "prompt", Read: func(s *scanner, h *Hook) error { return s.String(&h.Prompt) }},
+		{Key: "custom_instructions", Read: func(s *scanner, h *Hook) error { return s.StringPtr(&h.CustomInstructions) }},
+		{Key: "compact_summary", Read: func(s *scanner, h *Hook) error { return s.String(&h.CompactSummary) }},
+		{Key: "reason", Read: func(s *scanner, h *Hook) error { return s.String(&h.Reason) }},
+		{Key: "permission_mode", Read: func(s *scanner, h *Hook) error { return s.String(&h.PermissionMode) }},
+		{Key: "background_tasks", Read: func(s *scanner, h *Hook) error { // Stop (inflight.go)
+			f := &h.InFlight
+			return jsonscan.ReadList(s, &f.Background, MaxInFlight, &f.BackgroundDropped, backgroundFields[:])
+		}},
+		{Key: "session_crons", Read: func(s *scanner, h *Hook) error {
+			return jsonscan.ReadList(s, &h.InFlight.Crons, MaxInFlight, &h.InFlight.CronsDropped, cronFields[:])
+		}},
+		{Key: "last_assistant_message", Read: func(s *scanner, h *Hook) error { return s.String(&h.LastAssistantMessage) }},
+	}
+)
 
 // Num is a lenient token count: a JSON number (fractions dropped, negatives as 0, huge values
 // capped at MaxTokens), a string holding one, or null (0).
@@ -271,7 +273,7 @@ const MaxTokens = 1 << 40
 
 // UnmarshalJSON implements json.Unmarshaler. It never fails: a value that is no count is 0.
 func (n *Num) UnmarshalJSON(b []byte) error {
-	*n = Num(parseNum(b))
+	*n = parseNum(b)
 	return nil
 }
 

@@ -11,6 +11,15 @@ import (
 // The payloads are decoded by jsonscan, not encoding/json: the statusline runs as a fresh process
 // after every turn and must not pay encoding/json's first-use reflection (several hundred
 // microseconds, measured). FuzzScanMatchesEncodingJSON holds the result to encoding/json's.
+//
+// Each struct's shape is one key table (jsonscan.Field: the keys of its json tags, which the
+// strict schema-drift test and TestFieldTablesMatchTags hold them to); a type error is named by
+// the path of keys that led to it.
+
+type (
+	scanner      = jsonscan.Scanner
+	field[T any] = jsonscan.Field[T]
+)
 
 // decodeErr turns a jsonscan error into the payload's error; syntax reports whether nothing of
 // the input can be trusted.
@@ -29,96 +38,51 @@ func decodeErr(err error) (wrapped error, syntax bool) {
 	return errors.New("zoneline: payload is not valid JSON: " + err.Error()), true
 }
 
-// num reads a lenient count (Num's rules): any value; numbers and numeric strings count.
-func num(s *jsonscan.Scanner, dst *Num) error {
+// lenient reads any value as a lenient number (parse: Num's or Float's rules) into *dst; into
+// **dst when ptr is set, where null sets nil.
+func lenient[N any](s *scanner, parse func([]byte) N, dst *N, ptr **N) error {
 	raw, err := s.Raw()
 	if err != nil {
 		return err
 	}
-	*dst = Num(parseNum(raw))
-	return nil
-}
-
-// numPtr reads an optional lenient count: null sets nil.
-func numPtr(s *jsonscan.Scanner, dst **Num) error {
-	raw, err := s.Raw()
-	if err != nil {
-		return err
-	}
-	if string(raw) == "null" {
-		*dst = nil
-		return nil
-	}
-	n := Num(parseNum(raw))
-	*dst = &n
-	return nil
-}
-
-// field is one key of a payload struct T and the reader of its value.
-type field[T any] struct {
-	key  string
-	read func(s *jsonscan.Scanner, v *T) error
-}
-
-// findField returns the entry of fields that names key k (jsonscan.KeyIs: exactly, or ASCII
-// case-insensitively), or nil.
-func findField[T any](k []byte, fields []field[T]) *field[T] {
-	for i := range fields {
-		if jsonscan.KeyIs(k, fields[i].key) {
-			return &fields[i]
-		}
+	if ptr == nil {
+		*dst = parse(raw)
+	} else if string(raw) == "null" {
+		*ptr = nil
+	} else {
+		v := parse(raw)
+		*ptr = &v
 	}
 	return nil
 }
 
-// readField reads the value of key k into v through the entry of fields that names it, or
-// skips it.
-func readField[T any](s *jsonscan.Scanner, k []byte, v *T, fields []field[T]) error {
-	if f := findField(k, fields); f != nil {
-		return f.read(s, v)
-	}
-	return s.Skip()
-}
+func num(s *scanner, dst *Num) error         { return lenient(s, parseNum, dst, nil) }
+func numPtr(s *scanner, dst **Num) error     { return lenient(s, parseNum, nil, dst) }
+func float(s *scanner, dst *Float) error     { return lenient(s, parseFloat, dst, nil) }
+func floatPtr(s *scanner, dst **Float) error { return lenient(s, parseFloat, nil, dst) }
 
-// readObject reads the object-valued field name into *dst through fields: a new T when *dst is
-// nil, nil for null, and *dst kept when the value is of another kind (ptrIf).
-func readObject[T any](s *jsonscan.Scanner, name string, dst **T, fields []field[T]) error {
-	v := *dst
-	if v == nil {
-		v = new(T)
-	}
-	k, err := s.Object(name, func(k []byte) error { return readField(s, k, v, fields) })
-	*dst = ptrIf(k, v, *dst)
-	return err
-}
-
-// ptrIf returns v when the object was present, nil when it was null, and keeps old when the
-// value had the wrong type (encoding/json's behaviour, which leaves the field alone).
-func ptrIf[T any](k jsonscan.Kind, v, old *T) *T {
-	switch k {
-	case jsonscan.Present:
-		return v
-	case jsonscan.Null:
-		return nil
-	}
-	return old
-}
-
-// parseNum is Num's reading of a raw JSON value.
-func parseNum(b []byte) int64 {
+// unquoted returns a raw JSON value with a string's quotes and escapes undone; ok is false for a
+// string cut short.
+func unquoted(b []byte) (v []byte, ok bool) {
 	b = bytes.TrimSpace(b)
 	if len(b) > 0 && b[0] == '"' {
 		if len(b) < 2 || b[len(b)-1] != '"' {
-			return 0
+			return nil, false
 		}
 		b = []byte(jsonscan.Unquote(b[1 : len(b)-1]))
 	}
-	if len(b) == 0 || string(b) == "null" {
+	return b, true
+}
+
+// parseNum is Num's reading of a raw JSON value.
+func parseNum(b []byte) Num {
+	b, ok := unquoted(b)
+	if !ok || len(b) == 0 || string(b) == "null" {
 		return 0
 	}
 	f, err := strconv.ParseFloat(string(b), 64)
 	if err != nil && !errors.Is(err, strconv.ErrRange) {
 		return 0
 	}
-	return clampFloat(f)
+	return Num(clampFloat(f))
 }

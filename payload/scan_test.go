@@ -35,7 +35,7 @@ type refWindow struct {
 	ResetsAt refNum   `json:"resets_at"`
 }
 
-// refCauses is []string as More keeps it: empty strings dropped, at most maxCauses kept.
+// refCauses is []string as Extras keeps it: empty strings dropped, at most maxCauses kept.
 type refCauses []string
 
 func (c *refCauses) UnmarshalJSON(b []byte) error {
@@ -57,7 +57,7 @@ func (c *refCauses) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// refMore mirrors More: the fields the extra segments read, with the same types.
+// refMore mirrors Extras: the fields the extra segments read, with the same types.
 type refMore struct {
 	SessionName string `json:"session_name"`
 	OutputStyle *struct {
@@ -182,7 +182,7 @@ func scanView(p *Statusline) view {
 	if p.Workspace != nil {
 		w = &refWorkspaceMore{p.Workspace.GitWorktree, p.Workspace.Repo}
 	}
-	v.More = moreString(p.More) + moreString(w)
+	v.More = moreString(p.Extras) + moreString(w)
 	return v
 }
 
@@ -352,7 +352,7 @@ func BenchmarkDecodeStatusline(b *testing.B) {
 func keysOf[T any](fields []field[T]) []string {
 	var keys []string
 	for _, f := range fields {
-		keys = append(keys, f.key)
+		keys = append(keys, f.Key)
 	}
 	return keys
 }
@@ -362,7 +362,7 @@ func tagsOf[T any]() []string {
 	typ := reflect.TypeFor[T]()
 	var tags []string
 	for i := range typ.NumField() {
-		// (json:"-" and an embedded struct without a tag, such as More, have their own decoders.)
+		// (json:"-" and an embedded struct without a tag, such as Extras, have their own decoders.)
 		if tag := strings.Split(typ.Field(i).Tag.Get("json"), ",")[0]; tag != "-" && tag != "" {
 			tags = append(tags, tag)
 		}
@@ -377,7 +377,23 @@ func TestFieldTablesMatchTags(t *testing.T) {
 		name       string
 		keys, tags []string
 	}{
-		{"Statusline", keysOf(statuslineFields[:]), tagsOf[Statusline]()},
+		{"Statusline", keysOf(statuslineFields[:]), append(tagsOf[Statusline](), tagsOf[Extras]()...)},
+		{"Repo", keysOf(repoFields[:]), tagsOf[Repo]()},
+		{"Cost", keysOf(costFields[:]), tagsOf[Cost]()},
+		{"RateLimits", keysOf(rateLimitsFields[:]), tagsOf[RateLimits]()},
+		{"RateWindow", keysOf(rateWindowFields[:]), tagsOf[RateWindow]()},
+		{"SpendLimit", keysOf(spendLimitFields[:]), tagsOf[SpendLimit]()},
+		{"PromptCache", keysOf(promptCacheFields[:]), tagsOf[PromptCache]()},
+		{"MissCause", keysOf(missCauseFields[:]), tagsOf[MissCause]()},
+		{"PR", keysOf(prFields[:]), tagsOf[PR]()},
+		{"Worktree", keysOf(worktreeFields[:]), tagsOf[Worktree]()},
+		{"Agent", keysOf(agentFields[:]), tagsOf[Agent]()},
+		{"Vim", keysOf(vimFields[:]), tagsOf[Vim]()},
+		{"Effort", keysOf(effortFields[:]), tagsOf[Effort]()},
+		{"Thinking", keysOf(thinkingFields[:]), tagsOf[Thinking]()},
+		{"OutputStyle", keysOf(outputStyleFields[:]), tagsOf[OutputStyle]()},
+		{"BackgroundTask", keysOf(backgroundFields[:]), tagsOf[BackgroundTask]()},
+		{"Cron", keysOf(cronFields[:]), tagsOf[Cron]()},
 		{"Model", keysOf(modelFields[:]), tagsOf[Model]()},
 		{"Workspace", keysOf(workspaceFields[:]), tagsOf[Workspace]()},
 		{"ContextWindow", keysOf(contextWindowFields[:]), tagsOf[ContextWindow]()},

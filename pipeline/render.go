@@ -113,10 +113,10 @@ func (c *Context) Render(data []byte, readErr error, cfg *config.Config, cfgErr 
 			v.Branch, gitRoot = g.Label(), g.Root
 		}
 	}
-	// The extra segments' facts: the payload's, the git cache's (facts.go).
-	v.Facts = factsFor(p, c.Now())
+	// The extra segments read the payload as decoded, and the git cache (git.go).
+	v.Payload, v.Now = *p, c.Now().Unix()
 	var gitStale bool
-	v.Facts.Git, gitStale = c.gitFacts(rs.Options.Lines, gitRoot, v.Branch, c.Now())
+	v.Git, gitStale = c.gitFacts(rs.Options.Lines, gitRoot, v.Branch, c.Now())
 
 	r := Rendered{Payload: p, Options: rs.Options, Prep: rs.Prep, Warning: w}
 	live := c.Live()
@@ -200,7 +200,7 @@ func (c *Context) session(r *Rendered, v *statusline.View, modelID string, live 
 	before := *s
 	r.notePrevious(s, loadErr, p.TranscriptPath)
 	c.countCompactions(s, p.TranscriptPath)
-	v.Compactions, v.Facts.Reclaimed = s.Compactions, s.Reclaimed
+	v.Compactions, v.Reclaimed = s.Compactions, s.Reclaimed
 	v.Resume = c.resumeVerdict(s) // resume.go
 	// A compaction the hooks could not record (their lock planted or busy) is a ⚠, not only
 	// a log line: the restore then presents no checkpoint as ground truth. One failed open

@@ -25,7 +25,7 @@ func (c *Context) resumeVerdict(s *state.Session) string {
 	var v string
 	jsonscan.Decode(data, func(sc *jsonscan.Scanner, k []byte) error {
 		if jsonscan.KeyIs(k, "verdict") {
-			return sc.String("verdict", &v)
+			return sc.String(&v)
 		}
 		return sc.Skip()
 	})

@@ -51,7 +51,7 @@ func claudeSettings(path string) (enabled *bool, window int64, set bool) {
 		switch {
 		case jsonscan.KeyIs(k, "autoCompactEnabled"):
 			set = true
-			return s.BoolPtr("autoCompactEnabled", &enabled)
+			return s.BoolPtr(&enabled)
 		case jsonscan.KeyIs(k, "autoCompactWindow"):
 			raw, err := s.Raw()
 			if n, perr := strconv.ParseInt(string(raw), 10, 64); perr == nil {

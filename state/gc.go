@@ -172,7 +172,7 @@ func gitEntryRoot(path string) (root string, ok bool) {
 	}
 	err = jsonscan.Decode(data, func(s *jsonscan.Scanner, k []byte) error {
 		if jsonscan.KeyIs(k, "root") {
-			return s.String("root", &root)
+			return s.String(&root)
 		}
 		return s.Skip()
 	})

@@ -1,5 +1,7 @@
 package statusline
 
+import "github.com/zoneline/zoneline/payload"
+
 // cacheSegment shows the prompt cache: "cache 4m12s 98% hit" while warm (the countdown to
 // expires_at, in the warn colour under CacheSoon), "cache cold 87% hit" once cold, and the
 // last miss's cause, "miss ttl_expired_5m", when one was diagnosed. Hidden when the payload
@@ -7,10 +9,24 @@ package statusline
 // is not "cold").
 type cacheSegment struct{}
 
-func (cacheSegment) enabled(c *ctx) bool { return c.v.Facts.Cache.Known }
+func (cacheSegment) enabled(c *ctx) bool { return cacheOf(c) != nil }
+
+// cacheOf returns the payload's prompt cache when caching was observed, else nil.
+func cacheOf(c *ctx) *payload.PromptCache {
+	if k := c.v.Payload.PromptCache; k != nil && isTrue(k.CachingObserved) {
+		return k
+	}
+	return nil
+}
+
+// warmUnknown reports whether the cache k says it is warm but its expiry or the render's time
+// is unknown.
+func warmUnknown(c *ctx, k *payload.PromptCache) bool {
+	return isTrue(k.Warm) && (k.ExpiresAt == nil || *k.ExpiresAt <= 0 || c.v.Now <= 0)
+}
 
 func (cacheSegment) render(c *ctx, dst []span) []span {
-	k := &c.v.Facts.Cache
+	k := cacheOf(c)
 	dst = append(dst, span{text: "cache ", style: styleDim})
 	left, ok := cacheLeft(c)
 	switch {
@@ -20,17 +36,17 @@ func (cacheSegment) render(c *ctx, dst []span) []span {
 			st = styleWarn
 		}
 		dst = append(dst, span{text: string(appendCountdown(c.num[:0], left)), style: st})
-	case k.Warm && (k.ExpiresAt <= 0 || c.v.Facts.Now <= 0):
+	case warmUnknown(c, k):
 		dst = append(dst, span{text: "warm", style: styleSmart})
 	default:
 		dst = append(dst, span{text: "cold", style: styleWarn})
 	}
-	if k.HitRatio >= 0 && k.HitRatio <= 1 {
-		b := appendPct(append(c.num[:0], ' '), k.HitRatio*100)
+	if r := k.HitRatio; r != nil && *r >= 0 && *r <= 1 {
+		b := appendPct(append(c.num[:0], ' '), float64(*r)*100)
 		dst = append(dst, span{text: string(append(b, " hit"...))})
 	}
-	if k.MissCause != "" {
-		dst = append(dst, span{text: " miss " + label(k.MissCause), style: styleDim})
+	if m := k.LastMissCause; m != nil && len(m.Causes) > 0 && m.Causes[0] != "" {
+		dst = append(dst, span{text: " miss " + label(m.Causes[0]), style: styleDim})
 	}
 	return dst
 }
@@ -38,11 +54,11 @@ func (cacheSegment) render(c *ctx, dst []span) []span {
 // cacheLeft returns the seconds until the warm cache expires; ok is false when it is cold, the
 // expiry or the render's time is unknown, or the figure is nonsense.
 func cacheLeft(c *ctx) (left int64, ok bool) {
-	k, now := &c.v.Facts.Cache, c.v.Facts.Now
-	if !k.Known || !k.Warm || k.ExpiresAt <= 0 || now <= 0 {
+	k, now := cacheOf(c), c.v.Now
+	if k == nil || !isTrue(k.Warm) || k.ExpiresAt == nil || *k.ExpiresAt <= 0 || now <= 0 {
 		return 0, false
 	}
-	left = k.ExpiresAt - now
+	left = int64(*k.ExpiresAt) - now
 	if left <= 0 || left > maxCountdown {
 		return 0, false
 	}
@@ -55,8 +71,8 @@ func cacheLeft(c *ctx) (left int64, ok bool) {
 // nothing that is still warm); warm: " (cache 4m12s left)", how long is left. Nothing
 // without a known cache.
 func appendCacheHint(c *ctx, dst []span) []span {
-	k := &c.v.Facts.Cache
-	if !k.Known {
+	k := cacheOf(c)
+	if k == nil {
 		return dst
 	}
 	left, ok := cacheLeft(c)
@@ -66,7 +82,7 @@ func appendCacheHint(c *ctx, dst []span) []span {
 		return append(dst, span{text: string(append(b, " left)"...)), style: styleDim})
 	case ok:
 		return append(dst, span{text: "(cache expiring: good moment)", style: styleHint})
-	case k.Warm && (k.ExpiresAt <= 0 || c.v.Facts.Now <= 0):
+	case warmUnknown(c, k):
 		return append(dst, span{text: "(cache warm)", style: styleDim})
 	}
 	return append(dst, span{text: "(cache cold: good moment)", style: styleHint})

@@ -38,7 +38,7 @@ func (compactionsSegment) enabled(c *ctx) bool { return c.v.Compactions > 0 }
 func (compactionsSegment) render(c *ctx, dst []span) []span {
 	b := append(c.num[:0], c.g.compactions...)
 	b = strconv.AppendInt(b, int64(c.v.Compactions), 10)
-	if r := c.v.Facts.Reclaimed; r > 0 { // the tokens they reclaimed: "↻2 -280k"
+	if r := c.v.Reclaimed; r > 0 { // the tokens they reclaimed: "↻2 -280k"
 		b = appendTokens(append(b, " -"...), r)
 	}
 	return append(dst, span{text: string(b), style: styleDim})

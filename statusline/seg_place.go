@@ -10,10 +10,10 @@ import "strconv"
 // the line's problems are zoneline's own, and the log says why.
 type gitSegment struct{}
 
-func (gitSegment) enabled(c *ctx) bool { return c.v.Facts.Git.Known || c.v.Facts.Git.Failed }
+func (gitSegment) enabled(c *ctx) bool { return c.v.Git.Known || c.v.Git.Failed }
 
 func (gitSegment) render(c *ctx, dst []span) []span {
-	g := &c.v.Facts.Git
+	g := &c.v.Git
 	if !g.Known {
 		return append(dst, span{text: "git ?", style: styleDim})
 	}
@@ -52,21 +52,21 @@ func (gitSegment) render(c *ctx, dst []span) []span {
 type prSegment struct{}
 
 func (prSegment) enabled(c *ctx) bool {
-	n := c.v.Facts.PRNumber
-	return n > 0 && n < 1<<40
+	pr := c.v.Payload.PR
+	return pr != nil && pr.Number > 0 && pr.Number < 1<<40
 }
 
 func (prSegment) render(c *ctx, dst []span) []span {
-	f := &c.v.Facts
+	pr := c.v.Payload.PR
 	b := append(c.num[:0], "PR #"...)
-	if f.PRKind == "mr" {
+	if pr.Kind == "mr" {
 		b = append(c.num[:0], "MR !"...)
 	}
-	b = strconv.AppendInt(b, f.PRNumber, 10)
+	b = strconv.AppendInt(b, int64(pr.Number), 10)
 	dst = append(dst, span{text: string(b)})
 	var st style
 	state := ""
-	switch f.PRState {
+	switch pr.ReviewState {
 	case "":
 		return dst
 	case "approved":
@@ -78,7 +78,7 @@ func (prSegment) render(c *ctx, dst []span) []span {
 	case "draft":
 		state, st = "draft", styleDim
 	default:
-		state, st = label(f.PRState), styleDim
+		state, st = label(pr.ReviewState), styleDim
 	}
 	return append(dst, span{text: " " + state, style: st})
 }
@@ -86,26 +86,41 @@ func (prSegment) render(c *ctx, dst []span) []span {
 // repoSegment shows the repository from the origin remote, "anthropics/claude-code".
 type repoSegment struct{}
 
-func (repoSegment) enabled(c *ctx) bool { return c.v.Facts.Repo != "" }
+func (repoSegment) enabled(c *ctx) bool {
+	w := c.v.Payload.Workspace
+	return w != nil && w.Repo != nil && w.Repo.Owner != "" && w.Repo.Name != ""
+}
 
 func (repoSegment) render(c *ctx, dst []span) []span {
-	return append(dst, span{text: label(c.v.Facts.Repo)})
+	r := c.v.Payload.Workspace.Repo
+	return append(dst, span{text: label(r.Owner + "/" + r.Name)})
 }
 
 // worktreeSegment shows the worktree's name, "wt my-feature".
 type worktreeSegment struct{}
 
-func (worktreeSegment) enabled(c *ctx) bool { return c.v.Facts.Worktree != "" }
+func (worktreeSegment) enabled(c *ctx) bool { return worktreeName(c) != "" }
+
+// worktreeName is a --worktree session's worktree, else the linked git worktree cwd is in.
+func worktreeName(c *ctx) string {
+	if wt := c.v.Payload.Worktree; wt != nil && wt.Name != "" {
+		return wt.Name
+	}
+	if w := c.v.Payload.Workspace; w != nil {
+		return w.GitWorktree
+	}
+	return ""
+}
 
 func (worktreeSegment) render(c *ctx, dst []span) []span {
-	return append(dst, span{text: "wt ", style: styleDim}, span{text: label(c.v.Facts.Worktree)})
+	return append(dst, span{text: "wt ", style: styleDim}, span{text: label(worktreeName(c))})
 }
 
 // agentSegment shows the --agent the session runs as, "agent code-architect".
 type agentSegment struct{}
 
-func (agentSegment) enabled(c *ctx) bool { return c.v.Facts.Agent != "" }
+func (agentSegment) enabled(c *ctx) bool { a := c.v.Payload.Agent; return a != nil && a.Name != "" }
 
 func (agentSegment) render(c *ctx, dst []span) []span {
-	return append(dst, span{text: "agent ", style: styleDim}, span{text: label(c.v.Facts.Agent)})
+	return append(dst, span{text: "agent ", style: styleDim}, span{text: label(c.v.Payload.Agent.Name)})
 }

@@ -1,6 +1,9 @@
 package statusline
 
-import "github.com/zoneline/zoneline/zones"
+import (
+	"github.com/zoneline/zoneline/payload"
+	"github.com/zoneline/zoneline/zones"
+)
 
 // TierReady is View.Tier once the session's checkpoint is written: "⚑ /compact".
 const TierReady = "ready"
@@ -24,9 +27,27 @@ type View struct {
 	// "imminent"): a /compact-prep is due. TierReady: a fresh checkpoint is written, so the next
 	// step is /compact.
 	Tier string
-	// Facts feed the extra segments (limits, cost, cache, git, pr, …); zero hides them.
-	Facts Facts
+	// Payload is the statusline payload as decoded: the extra segments (seg_limits.go,
+	// seg_session.go, seg_cache.go, seg_place.go) read its fields (payload.Extras, workspace's
+	// repo and worktree) where it holds them; an absent one hides its segment. Its text is
+	// outside input: the segments sanitize it.
+	Payload payload.Statusline
+	// Now is the render's time in Unix seconds, for the countdowns; 0 hides every countdown.
+	Now int64
+	// Git is the git cache's view of the worktree; zero hides the git segment.
+	Git Git
+	// Reclaimed is the tokens the session's compactions reclaimed (Σ preTokens − postTokens).
+	Reclaimed int64
 	// Problems are short diagnostics shown as a ⚠ segment, e.g. "config.toml:4:1 unknown key
 	// 'colour'" or "payload: not JSON". The line still renders everything else it can.
 	Problems []string
+}
+
+// Git is the git cache's view of the worktree: dirty files and distance to upstream.
+type Git struct {
+	Known         bool // a fresh enough cache entry exists
+	Dirty         int  // changed and untracked files
+	Ahead, Behind int
+	Upstream      bool // the branch has an upstream (Ahead/Behind mean something)
+	Failed        bool // git failed or timed out there (retried after a backoff): "git ?"
 }

@@ -37,6 +37,11 @@ type Scanner struct {
 	i       int
 	depth   int
 	typeErr string // the first field that had the wrong type
+	// keys are the table keys (Field.Key, "[]" for an array element) leading to the value being
+	// read, so that a type error names its field's path ("rate_limits.five_hour"); nkeys may
+	// exceed len(keys), whose deeper keys are left out of the name.
+	keys  [8]string
+	nkeys int
 }
 
 func (s *Scanner) fail(msg string) error { return &SyntaxError{off: s.i, msg: msg} }
@@ -109,7 +114,8 @@ func (s *Scanner) object(field func(key []byte) error) (present bool, err error)
 
 // Object reads an object-valued field through fn. It reports what it found: an object
 // (Present), null (Null), or a value of another kind (Wrong: skipped and reported as a
-// type error, the field left as it was, as encoding/json does).
+// type error named name, or when "" the path of table keys, the field left as it was, as
+// encoding/json does). A record with a key table reads through ReadObject instead.
 func (s *Scanner) Object(name string, fn func(key []byte) error) (Kind, error) {
 	c := s.peek()
 	if c != '{' && c != 'n' {
@@ -132,14 +138,34 @@ const (
 	Wrong
 )
 
+// mismatch records a type error: name, or when "" the path of table keys being read.
 func (s *Scanner) mismatch(name string) {
-	if s.typeErr == "" {
-		s.typeErr = name
+	if s.typeErr != "" {
+		return
 	}
+	if name == "" {
+		for _, k := range s.keys[:min(s.nkeys, len(s.keys))] {
+			if name != "" && k != "[]" {
+				name += "."
+			}
+			name += k
+		}
+	}
+	s.typeErr = name
 }
 
+func (s *Scanner) push(key string) {
+	if s.nkeys < len(s.keys) {
+		s.keys[s.nkeys] = key
+	}
+	s.nkeys++
+}
+
+func (s *Scanner) pop() { s.nkeys-- }
+
 // String reads a string field; another kind of value is skipped and reported (null leaves it).
-func (s *Scanner) String(name string, dst *string) error {
+// The readers report a type error under the path of table keys being read (Field).
+func (s *Scanner) String(dst *string) error {
 	switch s.peek() {
 	case '"':
 		raw, err := s.rawString()
@@ -151,12 +177,12 @@ func (s *Scanner) String(name string, dst *string) error {
 	case 'n':
 		return s.literal("null")
 	}
-	s.mismatch(name)
+	s.mismatch("")
 	return s.Skip()
 }
 
 // StringPtr reads an optional string: null sets nil.
-func (s *Scanner) StringPtr(name string, dst **string) error {
+func (s *Scanner) StringPtr(dst **string) error {
 	switch s.peek() {
 	case '"':
 		raw, err := s.rawString()
@@ -170,12 +196,12 @@ func (s *Scanner) StringPtr(name string, dst **string) error {
 		*dst = nil
 		return s.literal("null")
 	}
-	s.mismatch(name)
+	s.mismatch("")
 	return s.Skip()
 }
 
 // BoolPtr reads an optional bool: null sets nil.
-func (s *Scanner) BoolPtr(name string, dst **bool) error {
+func (s *Scanner) BoolPtr(dst **bool) error {
 	switch s.peek() {
 	case 't', 'f':
 		v := s.b[s.i] == 't'
@@ -192,21 +218,32 @@ func (s *Scanner) BoolPtr(name string, dst **bool) error {
 		*dst = nil
 		return s.literal("null")
 	}
-	s.mismatch(name)
+	s.mismatch("")
 	return s.Skip()
 }
 
-// Array reads an array field, calling fn once per element (fn must consume it). A value of
-// another kind is skipped and reported; null reads as Null.
-func (s *Scanner) Array(name string, fn func() error) (Kind, error) {
+// Bool reads a bool field: true or false; null or a value of another kind (skipped and
+// reported) reads as false.
+func (s *Scanner) Bool(dst *bool) error {
+	var v *bool
+	err := s.BoolPtr(&v)
+	*dst = v != nil && *v
+	return err
+}
+
+// Array reads an array field, calling fn once per element (fn must consume it; a type error in
+// it is named "key[]"). A value of another kind is skipped and reported; null reads as Null.
+func (s *Scanner) Array(fn func() error) (Kind, error) {
 	switch s.peek() {
 	case 'n':
 		return Null, s.literal("null")
 	case '[':
 	default:
-		s.mismatch(name)
+		s.mismatch("")
 		return Wrong, s.Skip()
 	}
+	s.push("[]")
+	defer s.pop()
 	s.i++
 	if s.depth++; s.depth > maxDepth {
 		return Present, s.fail("nesting too deep")
@@ -244,7 +281,7 @@ func (s *Scanner) Raw() ([]byte, error) {
 
 // Int reads an integer field (a JSON number in int64 range, fractions dropped); another kind of
 // value is skipped and reported; null leaves it.
-func (s *Scanner) Int(name string, dst *int64) error {
+func (s *Scanner) Int(dst *int64) error {
 	c := s.peek()
 	switch {
 	case c == 'n':
@@ -256,25 +293,33 @@ func (s *Scanner) Int(name string, dst *int64) error {
 		}
 		f, err := strconv.ParseFloat(string(s.b[start:s.i]), 64)
 		if err != nil || f != f || f > math.MaxInt64 || f < math.MinInt64 {
-			s.mismatch(name)
+			s.mismatch("")
 			return nil
 		}
 		*dst = int64(f)
 		return nil
 	}
-	s.mismatch(name)
+	s.mismatch("")
 	return s.Skip()
 }
 
+// Count reads an integer field into an int, clamped to 0..hi.
+func (s *Scanner) Count(dst *int, hi int64) error {
+	n := int64(*dst)
+	err := s.Int(&n)
+	*dst = int(max(0, min(n, hi)))
+	return err
+}
+
 // Time reads an RFC 3339 time string; another value is skipped and reported.
-func (s *Scanner) Time(name string, dst *time.Time) error {
+func (s *Scanner) Time(dst *time.Time) error {
 	var v string
-	if err := s.String(name, &v); err != nil || v == "" {
+	if err := s.String(&v); err != nil || v == "" {
 		return err
 	}
 	t, err := time.Parse(time.RFC3339Nano, v)
 	if err != nil {
-		s.mismatch(name)
+		s.mismatch("")
 		return nil
 	}
 	*dst = t

@@ -159,10 +159,10 @@ func fromScan(p *Statusline) moreView {
 	return v
 }
 
-// TestMoreMatchesSchema: for every recorded and documented payload, the fields the extra
+// TestExtrasMatchSchema: for every recorded and documented payload, the fields the extra
 // segments read decode to what the strict schema (TestSchemaDrift) reads, so a field the
 // segments use cannot be missing from the schema or misread by the scanner.
-func TestMoreMatchesSchema(t *testing.T) {
+func TestExtrasMatchSchema(t *testing.T) {
 	sawLimits, sawPR := false, false
 	for _, f := range fixtures(t, "statusline-*.json") {
 		data, err := os.ReadFile(f)
@@ -192,18 +192,18 @@ func TestMoreMatchesSchema(t *testing.T) {
 	}
 }
 
-func TestMoreLenient(t *testing.T) {
+func TestExtrasLenient(t *testing.T) {
 	tests := []struct {
 		name  string
 		in    string
 		check func(p *Statusline) bool
 	}{
 		{"absent", `{}`, func(p *Statusline) bool {
-			m := p.More
+			m := p.Extras
 			return m.RateLimits == nil && m.PromptCache == nil && m.Cost == nil && m.PR == nil && m.Vim == nil && m.Effort == nil && m.FastMode == nil
 		}},
 		{"null objects", `{"rate_limits":null,"prompt_cache":null,"cost":null,"pr":null,"vim":null,"worktree":null,"agent":null}`, func(p *Statusline) bool {
-			m := p.More
+			m := p.Extras
 			return m.RateLimits == nil && m.PromptCache == nil && m.Cost == nil && m.PR == nil && m.Vim == nil && m.Worktree == nil && m.Agent == nil
 		}},
 		{"null fields", `{"prompt_cache":{"expires_at":null,"hit_ratio":null,"last_miss_cause":null,"recache_tokens_if_cold":null,"warm":null}}`, func(p *Statusline) bool {
@@ -237,11 +237,11 @@ func TestMoreLenient(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			p, _ := DecodeStatusline([]byte(tt.in))
 			if !tt.check(p) {
-				t.Fatalf("decoded %+v", p.More)
+				t.Fatalf("decoded %+v", p.Extras)
 			}
 		})
 	}
-	if parseFloat([]byte("-Inf")) != -MaxFloat || !(math.Abs(parseFloat([]byte(`"1.5"`))-1.5) < 1e-9) {
+	if parseFloat([]byte("-Inf")) != -MaxFloat || !(math.Abs(float64(parseFloat([]byte(`"1.5"`)))-1.5) < 1e-9) {
 		t.Fatal("parseFloat bounds")
 	}
 }
