@@ -195,14 +195,16 @@ func (c *collector) line(line []byte) {
 		c.seenUUID[rec.UUID] = true
 	}
 	switch rec.Type {
-	case "permission-mode", "attachment":
+	case "permission-mode", "attachment", "queue-operation":
 		c.flight.record(rec.Type, line)
 	case "user":
-		if !rec.Sidechain && bytes.Contains(line, toolResultMarker) {
-			c.flight.results(c.content)
-		}
+		// The mode the record was sent in first: a result it carries (an approved plan) is
+		// newer than that.
 		if !rec.Sidechain {
 			c.flight.userRecord(line, c.content, rec.Time)
+		}
+		if !rec.Sidechain && bytes.Contains(line, toolResultMarker) {
+			c.flight.results(c.content, rec.Time)
 		}
 		if rec.Sidechain || rec.IsMeta || rec.IsCompactSummary {
 			return
