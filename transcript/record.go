@@ -73,7 +73,8 @@ func (u Usage) Context() int64 {
 type Compaction struct {
 	Trigger    string    // "manual" or "auto"
 	PreTokens  int64     // Claude Code's count of the context before the compaction
-	PostTokens int64     // context after the compaction; 0 when not recorded
+	PostTokens int64     // context after the compaction; 0 when not recorded (PostKnown false)
+	PostKnown  bool      // postTokens was recorded (Claude Code writes it from about 2.1.100; older boundaries lack it)
 	Time       time.Time // the record's timestamp; zero when missing
 }
 
@@ -101,7 +102,7 @@ type wireRecord struct {
 type wireCompact struct {
 	Trigger    string  `json:"trigger"`
 	PreTokens  float64 `json:"preTokens"`
-	PostTokens float64 `json:"postTokens"`
+	PostTokens *float64 `json:"postTokens"` // nil when absent (or null)
 }
 
 // contentSink keeps message.content only when asked to (Facts needs it,
@@ -234,11 +235,9 @@ func recordOf(typ string, w *wireRecord) Record {
 		}
 	}
 	if cm := w.CompactMetadata; cm != nil && r.IsCompactBoundary() {
-		r.Compaction = &Compaction{
-			Trigger:    cm.Trigger,
-			PreTokens:  clampFloat(cm.PreTokens),
-			PostTokens: clampFloat(cm.PostTokens),
-			Time:       r.Time,
+		r.Compaction = &Compaction{Trigger: cm.Trigger, PreTokens: clampFloat(cm.PreTokens), Time: r.Time}
+		if cm.PostTokens != nil {
+			r.Compaction.PostTokens, r.Compaction.PostKnown = clampFloat(*cm.PostTokens), true
 		}
 	} else if r.IsCompactBoundary() {
 		r.Compaction = &Compaction{Time: r.Time}

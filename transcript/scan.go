@@ -116,7 +116,7 @@ func scanCompactions(path string, from Position, check bool, maxBytes int64) (Sc
 		}
 		s.Compactions++
 		s.Last = rec.Compaction
-		if c := rec.Compaction; c != nil && c.PreTokens > c.PostTokens && c.PostTokens > 0 {
+		if c := rec.Compaction; c != nil && c.PostKnown && c.PreTokens > c.PostTokens && c.PostTokens > 0 {
 			s.Reclaimed += c.PreTokens - c.PostTokens
 		}
 	}

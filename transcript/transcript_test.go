@@ -116,7 +116,7 @@ func TestParseRecordFixtures(t *testing.T) {
 			SessionID: "730c8849-a6f0-454b-a922-063e0b765bf2"}},
 		{"boundary", manualT, 60, Record{Type: "system", Subtype: "compact_boundary", Time: tm("2026-11-29T21:34:25.301Z"),
 			SessionID:  "730c8849-a6f0-454b-a922-063e0b765bf2",
-			Compaction: &Compaction{Trigger: "manual", PreTokens: 140120, PostTokens: 2925, Time: tm("2026-11-29T21:34:25.301Z")}}},
+			Compaction: &Compaction{Trigger: "manual", PreTokens: 140120, PostTokens: 2925, PostKnown: true, Time: tm("2026-11-29T21:34:25.301Z")}}},
 		{"summary", manualT, 61, Record{Type: "user", IsCompactSummary: true, Time: tm("2026-11-29T21:34:25.114Z"),
 			SessionID: "730c8849-a6f0-454b-a922-063e0b765bf2"}},
 		{"meta", manualT, 62, Record{Type: "user", IsMeta: true, Time: tm("2026-11-29T21:34:24.982Z"),
@@ -125,7 +125,7 @@ func TestParseRecordFixtures(t *testing.T) {
 		{"api-request-shape", manualT, 17, Record{Type: "api-request-shape"}},
 		{"auto boundary", autoT, 42, Record{Type: "system", Subtype: "compact_boundary", Time: tm("2026-11-29T21:47:52.033Z"),
 			SessionID:  "87244125-e587-4a34-84ff-fd34ded89441",
-			Compaction: &Compaction{Trigger: "auto", PreTokens: 190326, PostTokens: 2992, Time: tm("2026-11-29T21:47:52.033Z")}}},
+			Compaction: &Compaction{Trigger: "auto", PreTokens: 190326, PostTokens: 2992, PostKnown: true, Time: tm("2026-11-29T21:47:52.033Z")}}},
 		{"tools-used", edgeT, 52, Record{Type: "tools-used"}},
 	}
 	for _, tt := range tests {
@@ -334,8 +334,8 @@ func TestScanCompactionsFixtures(t *testing.T) {
 		last      *Compaction
 		reclaimed int64 // preTokens − postTokens
 	}{
-		{manualT, 1, &Compaction{Trigger: "manual", PreTokens: 140120, PostTokens: 2925, Time: tm("2026-11-29T21:34:25.301Z")}, 140120 - 2925},
-		{autoT, 1, &Compaction{Trigger: "auto", PreTokens: 190326, PostTokens: 2992, Time: tm("2026-11-29T21:47:52.033Z")}, 190326 - 2992},
+		{manualT, 1, &Compaction{Trigger: "manual", PreTokens: 140120, PostTokens: 2925, PostKnown: true, Time: tm("2026-11-29T21:34:25.301Z")}, 140120 - 2925},
+		{autoT, 1, &Compaction{Trigger: "auto", PreTokens: 190326, PostTokens: 2992, PostKnown: true, Time: tm("2026-11-29T21:47:52.033Z")}, 190326 - 2992},
 		{edgeT, 0, nil, 0}, // both /compact attempts were blocked by PreCompact
 	}
 	for _, tt := range tests {

@@ -116,7 +116,7 @@ type Compaction struct {
 	Session    string    `json:"session"`
 	Trigger    string    `json:"trigger"` // "auto" or "manual"
 	PreTokens  int64     `json:"pre_tokens"`
-	PostTokens int64     `json:"post_tokens"`
+	PostTokens *int64    `json:"post_tokens"` // null when the boundary did not record it (1.0.x to early 2.1.x): unknown, not 0
 	Time       time.Time `json:"time"`
 	Turns      int       `json:"turns"` // turns since the previous compaction (or the session start)
 	// InTimeAt is, for an auto-compaction, the highest threshold that would have been crossed
@@ -275,7 +275,10 @@ func analyze(o Options, results []fileResult, problems []fileResult) *Report {
 					continue
 				}
 				c := Compaction{Session: r.sessionID, Trigger: ce.c.Trigger, PreTokens: ce.c.PreTokens,
-					PostTokens: ce.c.PostTokens, Time: ce.c.Time, Turns: len(epoch), file: r.path}
+					Time: ce.c.Time, Turns: len(epoch), file: r.path}
+				if ce.c.PostKnown {
+					c.PostTokens = &ce.c.PostTokens
+				}
 				if c.Trigger == "auto" {
 					c.epoch = epoch
 				}
