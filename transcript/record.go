@@ -100,8 +100,8 @@ type wireRecord struct {
 }
 
 type wireCompact struct {
-	Trigger    string  `json:"trigger"`
-	PreTokens  float64 `json:"preTokens"`
+	Trigger    string   `json:"trigger"`
+	PreTokens  float64  `json:"preTokens"`
 	PostTokens *float64 `json:"postTokens"` // nil when absent (or null)
 }
 
