@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -112,6 +113,68 @@ type flightCollector struct {
 	updateOrder []string
 	outputs     map[string]string // TaskOutput/BashOutput tool_use id → the task id it asked about
 	exits       map[string]bool   // ExitPlanMode tool_use ids, until their result
+	// hidden are the stand-in ids of calls whose id a recording tool replaced with REDACTED,
+	// oldest first, until a result (REDACTED too) takes the first: Claude Code writes results
+	// in the order of the calls.
+	hidden  []string
+	nHidden int
+	// launch is the toolUseResult of the user record being read when it is an async agent's
+	// launch (2.1.2xx: {isAsync, status: "async_launched", agentId, outputFile}); nil otherwise.
+	launch *asyncLaunch
+}
+
+type asyncLaunch struct {
+	IsAsync    bool   `json:"isAsync"`
+	Status     string `json:"status"`
+	AgentID    string `json:"agentId"`
+	OutputFile string `json:"outputFile"`
+}
+
+// launchOf reads a user record's toolUseResult when it reports an async agent's launch.
+func launchOf(line []byte) *asyncLaunch {
+	if !bytes.Contains(line, []byte(`async_launched`)) {
+		return nil
+	}
+	var r struct {
+		Result json.RawMessage `json:"toolUseResult"`
+	}
+	var l asyncLaunch
+	if json.Unmarshal(line, &r) != nil || len(r.Result) == 0 || r.Result[0] != '{' || json.Unmarshal(r.Result, &l) != nil ||
+		l.Status != "async_launched" {
+		return nil
+	}
+	return &l
+}
+
+// redactedID reports whether a tool-use id was blanked by a tool that recorded the transcript
+// ("REDACTED", "[REDACTED]", …): it names no call, and two such ids are not the same call.
+func redactedID(id string) bool {
+	return len(id) <= 40 && strings.Contains(strings.ToUpper(id), "REDACTED")
+}
+
+// callID gives a call whose id is REDACTED a stand-in of its own, so that it neither merges
+// with another such call nor vanishes; every tool_use block of the main chain passes here.
+func (c *flightCollector) callID(b *contentBlock) {
+	if !redactedID(b.ID) {
+		return
+	}
+	c.nHidden++
+	b.ID = "REDACTED#" + strconv.Itoa(c.nHidden)
+	c.hidden = append(c.hidden, b.ID)
+}
+
+// resultID returns the call a tool result answers: its tool_use_id, or for a REDACTED one the
+// oldest REDACTED call not yet answered.
+func (c *flightCollector) resultID(id string) string {
+	if !redactedID(id) {
+		return id
+	}
+	if len(c.hidden) == 0 {
+		return ""
+	}
+	id = c.hidden[0]
+	c.hidden = c.hidden[1:]
+	return id
 }
 
 type taskUpdate struct{ id, status, subject string }
@@ -301,7 +364,7 @@ func (c *flightCollector) outputStatus(id, text string) {
 // results records the tool_result blocks of a main-chain user record written at t.
 func (c *flightCollector) results(content []byte, t time.Time) {
 	if len(c.bg) == 0 && len(c.agents) == 0 && len(c.creates) == 0 && len(c.todos) == 0 && len(c.updates) == 0 &&
-		len(c.outputs) == 0 && len(c.exits) == 0 {
+		len(c.outputs) == 0 && len(c.exits) == 0 && len(c.hidden) == 0 {
 		return
 	}
 	var blocks []struct {
@@ -315,6 +378,9 @@ func (c *flightCollector) results(content []byte, t time.Time) {
 	}
 	for _, b := range blocks {
 		if b.Type != "tool_result" {
+			continue
+		}
+		if b.ToolUseID = c.resultID(b.ToolUseID); b.ToolUseID == "" {
 			continue
 		}
 		if i, ok := c.bg[b.ToolUseID]; ok {
@@ -348,6 +414,20 @@ func (c *flightCollector) results(content []byte, t time.Time) {
 			}
 			if out := after(text, "output_file: ", "\n"); out != "" {
 				a.Output = clip(out, MaxFlightPath)
+			}
+			if l := c.launch; l != nil && !b.IsError {
+				// The record's own account of the launch, whatever its text says.
+				a.Background = true
+				if a.ID == "" && l.AgentID != "" {
+					a.ID = clip(l.AgentID, 80)
+					if c.agentID == nil {
+						c.agentID = map[string][]int{}
+					}
+					c.agentID[a.ID] = append(c.agentID[a.ID], i)
+				}
+				if a.Output == "" && l.OutputFile != "" {
+					a.Output = clip(l.OutputFile, MaxFlightPath)
+				}
 			}
 			a.Finished = !a.Background || b.IsError
 			a.Failed = b.IsError
@@ -407,6 +487,9 @@ func (c *flightCollector) notification(text string) {
 // to the background command or subagent it names.
 func (c *flightCollector) taskStatus(id, toolUseID, status, output string) {
 	id, status = clip(id, 80), clip(status, 20)
+	if redactedID(toolUseID) {
+		toolUseID = "" // names no call
+	}
 	if status == "" || (id == "" && toolUseID == "") {
 		return
 	}

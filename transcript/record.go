@@ -33,6 +33,7 @@ type Record struct {
 	IsMeta           bool        // "isMeta": harness text such as the local-command caveat
 	IsCompactSummary bool        // "isCompactSummary": the summary user record after a compaction
 	UUID             string      // "uuid"
+	ParentUUID       string      // "parentUuid"; empty when null
 	SessionID        string      // "sessionId" (or "session_id")
 	Time             time.Time   // "timestamp"; zero when missing or unparsable
 	MessageID        string      // message.id; empty unless an assistant record
@@ -45,6 +46,16 @@ type Record struct {
 // "compact_boundary", written when the conversation was compacted.
 func (r *Record) IsCompactBoundary() bool {
 	return r.Type == "system" && r.Subtype == "compact_boundary"
+}
+
+// IsCompaction reports whether r marks a main-chain compaction: a compact_boundary record, or
+// (Claude Code 1.0.6x, which wrote no boundary) a compaction summary that starts a chain (no
+// parentUuid). From 1.0.7x on the summary's parent is the boundary: counted once, there.
+func (r *Record) IsCompaction() bool {
+	if r.Sidechain {
+		return false
+	}
+	return r.IsCompactBoundary() || r.Type == "user" && r.IsCompactSummary && r.ParentUUID == ""
 }
 
 // contextAssistant reports whether r is a main-chain assistant reply whose
@@ -87,6 +98,7 @@ type wireRecord struct {
 	IsMeta           bool   `json:"isMeta"`
 	IsCompactSummary bool   `json:"isCompactSummary"`
 	UUID             string `json:"uuid"`
+	ParentUUID       string `json:"parentUuid"`
 	SessionID        string `json:"sessionId"`
 	SessionIDSnake   string `json:"session_id"`
 	Timestamp        string `json:"timestamp"`
@@ -125,7 +137,7 @@ type wireUsage struct {
 	Output        float64 `json:"output_tokens"`
 }
 
-// knownType interns the record types seen from Claude Code 2.1.332, so that skipping an
+// knownType interns the record types seen from Claude Code 1.0.48 to 2.1.332, so that skipping an
 // uninteresting record allocates nothing. (A switch, not a map: a map literal is built at init,
 // in every zoneline process.)
 func knownType(typ []byte) (string, bool) {
@@ -162,6 +174,20 @@ func knownType(typ []byte) (string, bool) {
 		return "summary", true
 	case "progress":
 		return "progress", true
+	case "queue-operation":
+		return "queue-operation", true
+	case "custom-title":
+		return "custom-title", true
+	case "agent-name":
+		return "agent-name", true
+	case "ai-title":
+		return "ai-title", true
+	case "agent-setting":
+		return "agent-setting", true
+	case "bridge-session":
+		return "bridge-session", true
+	case "pr-link":
+		return "pr-link", true
 	}
 	return "", false
 }
@@ -213,6 +239,7 @@ func recordOf(typ string, w *wireRecord) Record {
 		IsMeta:           w.IsMeta,
 		IsCompactSummary: w.IsCompactSummary,
 		UUID:             w.UUID,
+		ParentUUID:       w.ParentUUID,
 		SessionID:        w.SessionID,
 	}
 	if r.SessionID == "" {

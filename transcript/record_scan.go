@@ -33,6 +33,8 @@ func scanRecord(line []byte, w *wireRecord) bool {
 			return wireBool(s, &w.IsCompactSummary)
 		case jsonscan.KeyIs(k, "uuid"):
 			return wireString(s, &w.UUID)
+		case jsonscan.KeyIs(k, "parentUuid"):
+			return wireString(s, &w.ParentUUID)
 		case jsonscan.KeyIs(k, "sessionId"):
 			return wireString(s, &w.SessionID)
 		case jsonscan.KeyIs(k, "session_id"):

@@ -112,14 +112,14 @@ func TestParseRecordFixtures(t *testing.T) {
 		want Record
 	}{
 		{"assistant", manualT, 90, Record{Type: "assistant", UUID: "", MessageID: "msg_mock_eee5ed5ad9014861bdb0",
-			Model: "claude-opus-5-5", Usage: &Usage{500, 1500, 10000, 120}, Time: tm("2026-11-29T21:34:30.405Z"),
+			Model: "claude-opus-5-5", Usage: &Usage{500, 1500, 10000, 120}, Time: tm("2026-11-29T21:34:30.405Z"), ParentUUID: "8efdb6b6-d5b4-45b5-a3fe-034c4a2b9095",
 			SessionID: "730c8849-a6f0-454b-a922-063e0b765bf2"}},
 		{"boundary", manualT, 60, Record{Type: "system", Subtype: "compact_boundary", Time: tm("2026-11-29T21:34:25.301Z"),
 			SessionID:  "730c8849-a6f0-454b-a922-063e0b765bf2",
 			Compaction: &Compaction{Trigger: "manual", PreTokens: 140120, PostTokens: 2925, PostKnown: true, Time: tm("2026-11-29T21:34:25.301Z")}}},
-		{"summary", manualT, 61, Record{Type: "user", IsCompactSummary: true, Time: tm("2026-11-29T21:34:25.114Z"),
+		{"summary", manualT, 61, Record{Type: "user", IsCompactSummary: true, Time: tm("2026-11-29T21:34:25.114Z"), ParentUUID: "8b2524ff-03d3-4ebe-bda3-b867c3b7324f",
 			SessionID: "730c8849-a6f0-454b-a922-063e0b765bf2"}},
-		{"meta", manualT, 62, Record{Type: "user", IsMeta: true, Time: tm("2026-11-29T21:34:24.982Z"),
+		{"meta", manualT, 62, Record{Type: "user", IsMeta: true, Time: tm("2026-11-29T21:34:24.982Z"), ParentUUID: "89e48eb5-fd36-46ca-8295-1af718f22496",
 			SessionID: "730c8849-a6f0-454b-a922-063e0b765bf2"}},
 		{"attachment", manualT, 6, Record{Type: "attachment"}},
 		{"api-request-shape", manualT, 17, Record{Type: "api-request-shape"}},
@@ -536,7 +536,7 @@ func TestFactsSynthetic(t *testing.T) {
 	b.WriteString(user("/dataviz make a chart"))
 	b.WriteString(user([]any{map[string]any{"type": "text", "text": "what is in this image?"}, map[string]any{"type": "image", "source": map[string]any{}}}))
 	b.WriteString(user([]any{map[string]any{"type": "text", "text": "[Request interrupted by user for tool use]"}}))
-	b.WriteString(user("Summary: …", "isCompactSummary", true))
+	b.WriteString(user("Summary: …", "isCompactSummary", true, "parentUuid", "b1")) // its boundary's compaction, not another (a chain's first: 1.0.6x)
 	b.WriteString(assistant("m5", "opus", 1, 0, 400, 5, toolUse("t9", "Bash", map[string]any{"command": "go test ./...", "description": "Run tests again"})))
 	b.WriteString(assistant("m6", SyntheticModel, 0, 0, 0, 0))
 

@@ -275,6 +275,8 @@ func (w *worker) line(r *fileResult, line []byte) {
 		r.sessionID = rec.SessionID
 	}
 	switch {
+	// A 1.0.6x compaction, marked only by its summary (transcript.Record.IsCompaction), is
+	// left out on purpose: it records no trigger and no token counts to learn from.
 	case rec.IsCompactBoundary():
 		if rec.Sidechain || rec.Compaction == nil {
 			return
