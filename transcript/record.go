@@ -15,10 +15,8 @@
 package transcript
 
 import (
-	"bytes"
 	"encoding/json"
 	"time"
-	"unicode/utf8"
 )
 
 // Record is the part of one transcript line that zoneline uses.
@@ -137,61 +135,6 @@ type wireUsage struct {
 	Output        float64 `json:"output_tokens"`
 }
 
-// knownType interns the record types seen from Claude Code 1.0.48 to 2.1.332, so that skipping an
-// uninteresting record allocates nothing. (A switch, not a map: a map literal is built at init,
-// in every zoneline process.)
-func knownType(typ []byte) (string, bool) {
-	switch string(typ) {
-	case "user":
-		return "user", true
-	case "assistant":
-		return "assistant", true
-	case "system":
-		return "system", true
-	case "attachment":
-		return "attachment", true
-	case "file-history-snapshot":
-		return "file-history-snapshot", true
-	case "last-prompt":
-		return "last-prompt", true
-	case "mode":
-		return "mode", true
-	case "permission-mode":
-		return "permission-mode", true
-	case "atis-latch":
-		return "atis-latch", true
-	case "cost-state":
-		return "cost-state", true
-	case "tools-used":
-		return "tools-used", true
-	case "api-request-shape":
-		return "api-request-shape", true
-	case "api-request-blob":
-		return "api-request-blob", true
-	case "api-request":
-		return "api-request", true
-	case "summary":
-		return "summary", true
-	case "progress":
-		return "progress", true
-	case "queue-operation":
-		return "queue-operation", true
-	case "custom-title":
-		return "custom-title", true
-	case "agent-name":
-		return "agent-name", true
-	case "ai-title":
-		return "ai-title", true
-	case "agent-setting":
-		return "agent-setting", true
-	case "bridge-session":
-		return "bridge-session", true
-	case "pr-link":
-		return "pr-link", true
-	}
-	return "", false
-}
-
 // ParseRecord decodes one transcript line (with or without its newline).
 // It reports false for a line that is not a complete JSON object with a
 // string "type", such as a half-written last line.
@@ -284,130 +227,4 @@ func clampFloat(v float64) int64 {
 
 func clampInt(v int64) int64 {
 	return max(0, min(v, MaxTokens))
-}
-
-// topLevelType returns the value of the top-level "type" key of the JSON
-// object in line, the last one if the key repeats (as encoding/json does).
-// It checks structure only (strings, brackets, a single object with nothing
-// after it), not the full grammar; that is left to encoding/json for the
-// records that get decoded. Spacing does not matter.
-func topLevelType(line []byte) (string, bool) {
-	b := bytes.TrimSpace(line)
-	if len(b) < 2 || b[0] != '{' || b[len(b)-1] != '}' {
-		return "", false
-	}
-	var (
-		typ       []byte
-		escaped   bool // typ holds JSON escapes or invalid UTF-8: let encoding/json decode it
-		found     bool
-		depth     int
-		expectKey bool
-	)
-	for i := 0; i < len(b); i++ {
-		switch b[i] {
-		case '"':
-			end := stringEnd(b, i+1)
-			if end < 0 {
-				return "", false
-			}
-			if depth != 1 || !expectKey {
-				i = end
-				continue
-			}
-			expectKey = false
-			if !isKey(b[i+1:end], "type") {
-				i = end
-				continue
-			}
-			j := skipSpace(b, end+1)
-			if j >= len(b) || b[j] != ':' {
-				return "", false
-			}
-			j = skipSpace(b, j+1)
-			if j < len(b) && b[j] == '"' {
-				vend := stringEnd(b, j+1)
-				if vend < 0 {
-					return "", false
-				}
-				typ, found = b[j+1:vend], true
-				escaped = bytes.IndexByte(typ, '\\') >= 0 || !utf8.Valid(typ)
-				i = vend
-				continue
-			}
-			found = false // a non-string "type"; a later one may still win
-			i = j - 1
-		case '{', '[':
-			depth++
-			if depth == 1 {
-				expectKey = true
-			}
-		case '}', ']':
-			depth--
-			if depth < 0 || (depth == 0 && i != len(b)-1) {
-				return "", false
-			}
-		case ',':
-			if depth == 1 {
-				expectKey = true
-			}
-		}
-	}
-	if depth != 0 || !found {
-		return "", false
-	}
-	if escaped {
-		var s string
-		if json.Unmarshal(quoted(typ), &s) != nil {
-			return "", false
-		}
-		return s, true
-	}
-	if s, ok := knownType(typ); ok {
-		return s, true
-	}
-	return string(typ), true
-}
-
-// stringEnd returns the index of the quote closing the JSON string whose
-// contents start at b[i], or -1.
-func stringEnd(b []byte, i int) int {
-	for {
-		k := bytes.IndexByte(b[i:], '"')
-		if k < 0 {
-			return -1
-		}
-		j := i + k
-		n := 0
-		for p := j - 1; p >= i && b[p] == '\\'; p-- {
-			n++
-		}
-		if n%2 == 0 {
-			return j
-		}
-		i = j + 1
-	}
-}
-
-// isKey reports whether the raw (still escaped) JSON string contents raw
-// spell want.
-func isKey(raw []byte, want string) bool {
-	if bytes.IndexByte(raw, '\\') < 0 {
-		return string(raw) == want
-	}
-	var s string
-	return json.Unmarshal(quoted(raw), &s) == nil && s == want
-}
-
-func quoted(raw []byte) []byte {
-	q := make([]byte, 0, len(raw)+2)
-	q = append(q, '"')
-	q = append(q, raw...)
-	return append(q, '"')
-}
-
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
-	}
-	return i
 }

@@ -192,7 +192,7 @@ var (
 // candidate reports whether line may hold an assistant record with usage or a
 // compact_boundary record, the only records tune reads; see worker.line.
 func candidate(line []byte) bool {
-	if typ, ok := leadingType(line); ok && string(typ) != "assistant" && string(typ) != "system" {
+	if typ, ok := transcript.LeadingType(line); ok && string(typ) != "assistant" && string(typ) != "system" {
 		return false
 	}
 	return bytes.Contains(line, usageKey) || bytes.Contains(line, compactMarker)

@@ -265,30 +265,6 @@ func TestMissingRootFails(t *testing.T) {
 	}
 }
 
-func TestLeadingType(t *testing.T) {
-	tests := []struct {
-		line string
-		want string // "" = not known early
-	}{
-		{`{"type":"user","message":{"content":"x"}}`, "user"},
-		{`{"parentUuid": null, "isSidechain": false, "promptId": "p", "type": "user", "message": {}}`, "user"},
-		{`{"parentUuid":"a","isSidechain":false,"message":{"id":"m"},"type":"assistant"}`, ""},
-		{`{"a":"x\"y","type":"attachment"}`, "attachment"},
-		{`{"a":1.5e3,"b":true,"type":"system","subtype":"x"}`, "system"},
-		{`{"ty\u0070e":"user"}`, ""},
-		{`{"type":"us\u0065r"}`, ""},
-		{`["type","user"]`, ""},
-		{`{"type":"user"`, "user"}, // half-written: known early; ParseRecord never sees it
-		{``, ""},
-	}
-	for _, tt := range tests {
-		got, ok := leadingType([]byte(tt.line))
-		if string(got) != tt.want || ok != (tt.want != "") {
-			t.Errorf("leadingType(%s) = %q, %v; want %q", tt.line, got, ok, tt.want)
-		}
-	}
-}
-
 func TestHistogram(t *testing.T) {
 	step, counts := histogram([]int64{0, 9_999, 10_000, 170_000}, 167_000)
 	if step != 10_000 || len(counts) != 17 || counts[0] != 2 || counts[1] != 1 || counts[16] != 1 {
