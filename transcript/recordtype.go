@@ -191,7 +191,7 @@ func skipSpace(b []byte, i int) int {
 	return i
 }
 
-// LeadingTypeLimit is how far into a line leadingType looks.
+// LeadingTypeLimit is how far into a line LeadingType looks.
 const LeadingTypeLimit = 1024
 
 // LeadingType returns the value of a top-level "type" key that comes before the first nested
