@@ -28,7 +28,11 @@ func TestTuneJSONOnFixtures(t *testing.T) {
 	got := map[string]string{}
 	for _, m := range rep.Models {
 		for _, c := range m.Compactions {
-			got[m.Model] += fmt.Sprintf("%s %d→%d;", c.Trigger, c.PreTokens, c.PostTokens)
+			post := "?"
+			if c.PostTokens != nil {
+				post = fmt.Sprint(*c.PostTokens)
+			}
+			got[m.Model] += fmt.Sprintf("%s %d→%s;", c.Trigger, c.PreTokens, post)
 		}
 	}
 	want := map[string]string{

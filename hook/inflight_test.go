@@ -115,6 +115,22 @@ func TestInFlightPlanModeAndPartial(t *testing.T) {
 	}
 }
 
+// TestInFlightPlanApproved: a plan approved through ExitPlanMode (2.1.42, no later record of
+// the mode) is not restored as plan mode still on.
+func TestInFlightPlanApproved(t *testing.T) {
+	fs, err := transcript.Facts("../transcript/testdata/realworld/plan-approved.jsonl", 0, transcript.FactLimits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Join(inFlightLines(&snapshot.Snapshot{InFlight: &snapshot.InFlight{Flight: fs.Flight}}), "\n")
+	if strings.Contains(text, "PLAN MODE WAS ON") || strings.Contains(text, "stay in plan mode") {
+		t.Errorf("an approved plan restored as plan mode on:\n%s", text)
+	}
+	if !strings.Contains(text, "Plan mode ended at 10:02:30Z: the plan was approved") {
+		t.Errorf("lacks the approval:\n%s", text)
+	}
+}
+
 // TestRestoreInFlightBudget: a full checkpoint (the budget) and a huge, hostile record keep the
 // restore under 10,000 characters, the checkpoint whole, and no escape byte.
 func TestRestoreInFlightBudget(t *testing.T) {

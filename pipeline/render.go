@@ -31,10 +31,11 @@ type Resolved struct {
 	Options    statusline.Options // colour, glyphs, layout, separator, width
 }
 
-// Resolve resolves cfg for a model (size: Claude Code's context_window_size, 0 unknown) in
+// Resolve resolves cfg for a model (size: Claude Code's context_window_size, 0 unknown) holding
+// tokens (0 unknown: a window not sent that they exceed is raised, zones.SessionWindow) in
 // projectDir (whose Claude Code settings count for auto-compact).
-func (c *Context) Resolve(cfg *config.Config, modelID string, size int64, projectDir string) Resolved {
-	r := Resolved{Window: zones.Window(size, modelID, cfg.Window)}
+func (c *Context) Resolve(cfg *config.Config, modelID string, size, tokens int64, projectDir string) Resolved {
+	r := Resolved{Window: zones.SessionWindow(size, modelID, cfg.Window, tokens)}
 	var rule zones.Rule
 	r.Thresholds, rule = zones.Resolve(cfg.Rules(), modelID, r.Window)
 	r.Compact = zones.AutoCompact(c.CompactInput(cfg, r.Window, projectDir))
@@ -93,10 +94,9 @@ func (c *Context) Render(data []byte, readErr error, cfg *config.Config, cfgErr 
 	if p.ContextWindow != nil {
 		size = int64(p.ContextWindow.Size)
 	}
-	rs := c.Resolve(cfg, modelID, size, p.Dir())
-	v.Window, v.Thresholds, v.Compact = rs.Window, rs.Thresholds, rs.Compact
-
 	tokens, known := c.tokens(p, &v)
+	rs := c.Resolve(cfg, modelID, size, tokens, p.Dir())
+	v.Window, v.Thresholds, v.Compact = rs.Window, rs.Thresholds, rs.Compact
 	if known {
 		v.Tokens = tokens
 		v.Zone = zones.Classify(tokens, rs.Thresholds)

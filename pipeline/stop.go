@@ -81,7 +81,11 @@ func (c *Context) StopWarning(cfg *config.Config, h *payload.Hook) error {
 	if project == "" {
 		project = h.Cwd
 	}
-	rs := c.Resolve(cfg, modelID, size, project)
+	var tokens int64
+	if t.Found {
+		tokens = t.Tokens
+	}
+	rs := c.Resolve(cfg, modelID, size, tokens, project)
 	v := statusline.View{Window: rs.Window, Thresholds: rs.Thresholds, Compact: rs.Compact}
 	known := t.Found
 	if known {

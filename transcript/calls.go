@@ -121,10 +121,11 @@ func callsIn(buf []byte, content *[]byte) (calls []Call) {
 			continue
 		}
 		for _, b := range blocks {
-			if b.Type != "tool_use" || seen[b.ID] || len(calls) >= maxCalls {
+			key := callKey(rec.MessageID, &b)
+			if b.Type != "tool_use" || seen[key] || len(calls) >= maxCalls {
 				continue
 			}
-			seen[b.ID] = true
+			seen[key] = true
 			var in toolInput
 			json.Unmarshal(b.Input, &in)
 			c := Call{ID: b.ID, Name: b.Name, File: in.FilePath}

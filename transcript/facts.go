@@ -162,6 +162,16 @@ type contentBlock struct {
 	Input json.RawMessage `json:"input"`
 }
 
+// callKey is what tells two tool_use blocks apart: the id, or when there is none (or a
+// recording tool wrote REDACTED in its place) the response, tool and input, so that a block
+// written twice counts once and two calls never merge.
+func callKey(messageID string, b *contentBlock) string {
+	if b.ID != "" && !redactedID(b.ID) {
+		return b.ID
+	}
+	return messageID + "\x00" + b.Name + "\x00" + string(b.Input)
+}
+
 type toolInput struct {
 	FilePath     string `json:"file_path"`
 	NotebookPath string `json:"notebook_path"`
@@ -184,7 +194,7 @@ func (c *collector) line(line []byte) {
 	// ScanCompactions do; the lists below see a record written twice once.
 	if ctx, ok := contextFrom(&rec); ok {
 		c.fs.Context = ctx
-		if rec.IsCompactBoundary() {
+		if rec.IsCompaction() {
 			c.fs.Compactions++
 		}
 	}
@@ -195,14 +205,18 @@ func (c *collector) line(line []byte) {
 		c.seenUUID[rec.UUID] = true
 	}
 	switch rec.Type {
-	case "permission-mode", "attachment":
+	case "permission-mode", "attachment", "queue-operation":
 		c.flight.record(rec.Type, line)
 	case "user":
-		if !rec.Sidechain && bytes.Contains(line, toolResultMarker) {
-			c.flight.results(c.content)
-		}
+		// The mode the record was sent in first: a result it carries (an approved plan) is
+		// newer than that.
 		if !rec.Sidechain {
 			c.flight.userRecord(line, c.content, rec.Time)
+		}
+		if !rec.Sidechain && bytes.Contains(line, toolResultMarker) {
+			c.flight.launch = launchOf(line)
+			c.flight.results(c.content, rec.Time)
+			c.flight.launch = nil
 		}
 		if rec.Sidechain || rec.IsMeta || rec.IsCompactSummary {
 			return
@@ -220,16 +234,14 @@ func (c *collector) line(line []byte) {
 			if b.Type != "tool_use" {
 				continue
 			}
-			id := b.ID
-			if id == "" {
-				id = rec.MessageID + "\x00" + b.Name + "\x00" + string(b.Input)
-			}
+			id := callKey(rec.MessageID, &b)
 			if c.seenTool[id] {
 				continue
 			}
 			c.seenTool[id] = true
 			c.tool(b)
 			if !rec.Sidechain {
+				c.flight.callID(&b)
 				c.flight.tool(b, rec.Time)
 			}
 		}

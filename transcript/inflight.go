@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -39,6 +40,10 @@ type Flight struct {
 	ModeTime     time.Time `json:"permission_mode_time,omitzero"`
 	PlanSeen     bool      `json:"plan_seen,omitzero"` // plan mode was on at some point in the part read
 	PlanFile     string    `json:"plan_file,omitempty"`
+	// PlanExited is when plan mode was last left (ExitPlanMode's plan approved, or a
+	// plan_mode_exit attachment) with no permission mode recorded since: Mode is then "" (which
+	// of the modes the user picked on approval is not written down).
+	PlanExited time.Time `json:"plan_exited,omitzero"`
 }
 
 // Empty reports whether f records nothing.
@@ -106,6 +111,70 @@ type flightCollector struct {
 	// (or, with no result in the part read, at the end, in call order).
 	updates     map[string]taskUpdate
 	updateOrder []string
+	outputs     map[string]string // TaskOutput/BashOutput tool_use id → the task id it asked about
+	exits       map[string]bool   // ExitPlanMode tool_use ids, until their result
+	// hidden are the stand-in ids of calls whose id a recording tool replaced with REDACTED,
+	// oldest first, until a result (REDACTED too) takes the first: Claude Code writes results
+	// in the order of the calls.
+	hidden  []string
+	nHidden int
+	// launch is the toolUseResult of the user record being read when it is an async agent's
+	// launch (2.1.2xx: {isAsync, status: "async_launched", agentId, outputFile}); nil otherwise.
+	launch *asyncLaunch
+}
+
+type asyncLaunch struct {
+	IsAsync    bool   `json:"isAsync"`
+	Status     string `json:"status"`
+	AgentID    string `json:"agentId"`
+	OutputFile string `json:"outputFile"`
+}
+
+// launchOf reads a user record's toolUseResult when it reports an async agent's launch.
+func launchOf(line []byte) *asyncLaunch {
+	if !bytes.Contains(line, []byte(`async_launched`)) {
+		return nil
+	}
+	var r struct {
+		Result json.RawMessage `json:"toolUseResult"`
+	}
+	var l asyncLaunch
+	if json.Unmarshal(line, &r) != nil || len(r.Result) == 0 || r.Result[0] != '{' || json.Unmarshal(r.Result, &l) != nil ||
+		l.Status != "async_launched" {
+		return nil
+	}
+	return &l
+}
+
+// redactedID reports whether a tool-use id was blanked by a tool that recorded the transcript
+// ("REDACTED", "[REDACTED]", …): it names no call, and two such ids are not the same call.
+func redactedID(id string) bool {
+	return len(id) <= 40 && strings.Contains(strings.ToUpper(id), "REDACTED")
+}
+
+// callID gives a call whose id is REDACTED a stand-in of its own, so that it neither merges
+// with another such call nor vanishes; every tool_use block of the main chain passes here.
+func (c *flightCollector) callID(b *contentBlock) {
+	if !redactedID(b.ID) {
+		return
+	}
+	c.nHidden++
+	b.ID = "REDACTED#" + strconv.Itoa(c.nHidden)
+	c.hidden = append(c.hidden, b.ID)
+}
+
+// resultID returns the call a tool result answers: its tool_use_id, or for a REDACTED one the
+// oldest REDACTED call not yet answered.
+func (c *flightCollector) resultID(id string) string {
+	if !redactedID(id) {
+		return id
+	}
+	if len(c.hidden) == 0 {
+		return ""
+	}
+	id = c.hidden[0]
+	c.hidden = c.hidden[1:]
+	return id
 }
 
 type taskUpdate struct{ id, status, subject string }
@@ -184,10 +253,15 @@ type flightInput struct {
 	PlanFile string          `json:"planFilePath"`
 }
 
+// planApproved starts ExitPlanMode's tool result when the user approved the plan (Claude Code
+// 1.0 to 2.1); a refusal ("The user doesn't want to proceed …") leaves plan mode on.
+const planApproved = "User has approved your plan"
+
 // tool records one main-chain tool_use block started at t.
 func (c *flightCollector) tool(b contentBlock, t time.Time) {
 	switch b.Name {
-	case "Bash", "Agent", "Task", "TodoWrite", "TaskCreate", "TaskUpdate", "KillShell", "KillBash", "TaskStop", "EnterPlanMode", "ExitPlanMode":
+	case "Bash", "Agent", "Task", "TodoWrite", "TaskCreate", "TaskUpdate", "KillShell", "KillBash", "TaskStop",
+		"TaskOutput", "BashOutput", "EnterPlanMode", "ExitPlanMode":
 	default:
 		return
 	}
@@ -240,6 +314,15 @@ func (c *flightCollector) tool(b contentBlock, t time.Time) {
 		for _, i := range c.bgByID[id] {
 			c.f.Background[i].Stopped = true
 		}
+	case "TaskOutput", "BashOutput":
+		// Their result reports the task's status: the one way a 2.1.20 session learnt that a
+		// background command had ended (TaskOutput replaced BashOutput and KillShell there).
+		if id := clip(firstNonEmpty(in.TaskID2, in.BashID, in.ShellID, rawID(in.TaskID)), 80); id != "" {
+			if c.outputs == nil {
+				c.outputs = map[string]string{}
+			}
+			c.outputs[b.ID] = id
+		}
 	case "EnterPlanMode":
 		c.mode("plan", t)
 	case "ExitPlanMode":
@@ -247,12 +330,41 @@ func (c *flightCollector) tool(b contentBlock, t time.Time) {
 		if in.PlanFile != "" {
 			c.f.PlanFile = clip(in.PlanFile, MaxFlightPath)
 		}
+		if c.exits == nil {
+			c.exits = map[string]bool{}
+		}
+		c.exits[b.ID] = true
 	}
 }
 
-// results records the tool_result blocks of a main-chain user record.
-func (c *flightCollector) results(content []byte) {
-	if len(c.bg) == 0 && len(c.agents) == 0 && len(c.creates) == 0 && len(c.todos) == 0 && len(c.updates) == 0 {
+// planExit records that plan mode ended at t: the mode in force since is not recorded.
+func (c *flightCollector) planExit(t time.Time) {
+	c.f.PlanSeen = true
+	if c.f.Mode == "plan" || c.f.Mode == "" {
+		c.f.Mode, c.f.ModeTime = "", time.Time{}
+	}
+	c.f.PlanExited = t
+}
+
+// outputStatus reads a TaskOutput or BashOutput result: "<status>…</status>" (and TaskOutput's
+// "<task_id>…</task_id>") before the task's own output, which may hold any text.
+func (c *flightCollector) outputStatus(id, text string) {
+	head := text
+	for _, mark := range []string{"<output>", "<stdout>", "<stderr>"} {
+		if i := strings.Index(head, mark); i >= 0 {
+			head = head[:i]
+		}
+	}
+	if tid := between(head, "<task_id>", "</task_id>"); tid != "" {
+		id = tid
+	}
+	c.taskStatus(id, "", between(head, "<status>", "</status>"), "")
+}
+
+// results records the tool_result blocks of a main-chain user record written at t.
+func (c *flightCollector) results(content []byte, t time.Time) {
+	if len(c.bg) == 0 && len(c.agents) == 0 && len(c.creates) == 0 && len(c.todos) == 0 && len(c.updates) == 0 &&
+		len(c.outputs) == 0 && len(c.exits) == 0 && len(c.hidden) == 0 {
 		return
 	}
 	var blocks []struct {
@@ -266,6 +378,9 @@ func (c *flightCollector) results(content []byte) {
 	}
 	for _, b := range blocks {
 		if b.Type != "tool_result" {
+			continue
+		}
+		if b.ToolUseID = c.resultID(b.ToolUseID); b.ToolUseID == "" {
 			continue
 		}
 		if i, ok := c.bg[b.ToolUseID]; ok {
@@ -300,8 +415,34 @@ func (c *flightCollector) results(content []byte) {
 			if out := after(text, "output_file: ", "\n"); out != "" {
 				a.Output = clip(out, MaxFlightPath)
 			}
+			if l := c.launch; l != nil && !b.IsError {
+				// The record's own account of the launch, whatever its text says.
+				a.Background = true
+				if a.ID == "" && l.AgentID != "" {
+					a.ID = clip(l.AgentID, 80)
+					if c.agentID == nil {
+						c.agentID = map[string][]int{}
+					}
+					c.agentID[a.ID] = append(c.agentID[a.ID], i)
+				}
+				if a.Output == "" && l.OutputFile != "" {
+					a.Output = clip(l.OutputFile, MaxFlightPath)
+				}
+			}
 			a.Finished = !a.Background || b.IsError
 			a.Failed = b.IsError
+		}
+		if id, ok := c.outputs[b.ToolUseID]; ok {
+			delete(c.outputs, b.ToolUseID)
+			if !b.IsError {
+				c.outputStatus(id, resultText(b.Content))
+			}
+		}
+		if c.exits[b.ToolUseID] {
+			delete(c.exits, b.ToolUseID)
+			if !b.IsError && strings.HasPrefix(strings.TrimSpace(resultText(b.Content)), planApproved) {
+				c.planExit(t)
+			}
 		}
 		if u, ok := c.updates[b.ToolUseID]; ok {
 			delete(c.updates, b.ToolUseID)
@@ -346,6 +487,9 @@ func (c *flightCollector) notification(text string) {
 // to the background command or subagent it names.
 func (c *flightCollector) taskStatus(id, toolUseID, status, output string) {
 	id, status = clip(id, 80), clip(status, 20)
+	if redactedID(toolUseID) {
+		toolUseID = "" // names no call
+	}
 	if status == "" || (id == "" && toolUseID == "") {
 		return
 	}
@@ -420,10 +564,23 @@ func (c *flightCollector) userRecord(line, content []byte, t time.Time) {
 	}
 }
 
-// record reads the records that are not user or assistant: permission-mode and the plan_mode
-// attachments.
+// record reads the records that are not user or assistant: permission-mode, the plan mode and
+// task status attachments, and the task notifications Claude Code queues before delivering
+// them (from 2.1.111 a queued_command attachment, and queue-operation records, enqueue and
+// remove, which carry the notification's text): a notification means the task ended, whether
+// or not the model has read it yet.
 func (c *flightCollector) record(typ string, line []byte) {
 	switch typ {
+	case "queue-operation":
+		if !bytes.Contains(line, []byte(`<task-notification>`)) {
+			return
+		}
+		var r struct {
+			Content json.RawMessage `json:"content"`
+		}
+		if json.Unmarshal(line, &r) == nil {
+			c.notification(resultText(r.Content))
+		}
 	case "permission-mode":
 		var r struct {
 			Mode string `json:"permissionMode"`
@@ -432,18 +589,21 @@ func (c *flightCollector) record(typ string, line []byte) {
 			c.mode(r.Mode, time.Time{})
 		}
 	case "attachment":
-		if !bytes.Contains(line, []byte(`plan_mode`)) && !bytes.Contains(line, []byte(`task_status`)) {
+		if !bytes.Contains(line, []byte(`plan_mode`)) && !bytes.Contains(line, []byte(`task_status`)) &&
+			!bytes.Contains(line, []byte(`<task-notification>`)) {
 			return
 		}
 		var r struct {
-			Sidechain  bool `json:"isSidechain"`
+			Sidechain  bool   `json:"isSidechain"`
+			Timestamp  string `json:"timestamp"`
 			Attachment struct {
-				Type     string `json:"type"`
-				PlanFile string `json:"planFilePath"`
-				Sub      bool   `json:"isSubAgent"`
-				TaskID   string `json:"taskId"`
-				Status   string `json:"status"`
-				Output   string `json:"outputFilePath"`
+				Type     string          `json:"type"`
+				PlanFile string          `json:"planFilePath"`
+				Sub      bool            `json:"isSubAgent"`
+				TaskID   string          `json:"taskId"`
+				Status   string          `json:"status"`
+				Output   string          `json:"outputFilePath"`
+				Prompt   json.RawMessage `json:"prompt"`
 			} `json:"attachment"`
 		}
 		if json.Unmarshal(line, &r) != nil || r.Sidechain || r.Attachment.Sub {
@@ -452,10 +612,16 @@ func (c *flightCollector) record(typ string, line []byte) {
 		switch r.Attachment.Type {
 		case "task_status":
 			c.taskStatus(r.Attachment.TaskID, "", r.Attachment.Status, r.Attachment.Output)
-		case "plan_mode", "plan_mode_reentry":
+		case "queued_command":
+			c.notification(resultText(r.Attachment.Prompt))
+		case "plan_mode", "plan_mode_reentry", "plan_mode_exit":
 			c.f.PlanSeen = true
 			if r.Attachment.PlanFile != "" {
 				c.f.PlanFile = clip(r.Attachment.PlanFile, MaxFlightPath)
+			}
+			if r.Attachment.Type == "plan_mode_exit" {
+				t, _ := time.Parse(time.RFC3339Nano, r.Timestamp)
+				c.planExit(t)
 			}
 		}
 	}

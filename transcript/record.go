@@ -15,10 +15,8 @@
 package transcript
 
 import (
-	"bytes"
 	"encoding/json"
 	"time"
-	"unicode/utf8"
 )
 
 // Record is the part of one transcript line that zoneline uses.
@@ -33,6 +31,7 @@ type Record struct {
 	IsMeta           bool        // "isMeta": harness text such as the local-command caveat
 	IsCompactSummary bool        // "isCompactSummary": the summary user record after a compaction
 	UUID             string      // "uuid"
+	ParentUUID       string      // "parentUuid"; empty when null
 	SessionID        string      // "sessionId" (or "session_id")
 	Time             time.Time   // "timestamp"; zero when missing or unparsable
 	MessageID        string      // message.id; empty unless an assistant record
@@ -45,6 +44,16 @@ type Record struct {
 // "compact_boundary", written when the conversation was compacted.
 func (r *Record) IsCompactBoundary() bool {
 	return r.Type == "system" && r.Subtype == "compact_boundary"
+}
+
+// IsCompaction reports whether r marks a main-chain compaction: a compact_boundary record, or
+// (Claude Code 1.0.6x, which wrote no boundary) a compaction summary that starts a chain (no
+// parentUuid). From 1.0.7x on the summary's parent is the boundary: counted once, there.
+func (r *Record) IsCompaction() bool {
+	if r.Sidechain {
+		return false
+	}
+	return r.IsCompactBoundary() || r.Type == "user" && r.IsCompactSummary && r.ParentUUID == ""
 }
 
 // contextAssistant reports whether r is a main-chain assistant reply whose
@@ -73,7 +82,8 @@ func (u Usage) Context() int64 {
 type Compaction struct {
 	Trigger    string    // "manual" or "auto"
 	PreTokens  int64     // Claude Code's count of the context before the compaction
-	PostTokens int64     // context after the compaction; 0 when not recorded
+	PostTokens int64     // context after the compaction; 0 when not recorded (PostKnown false)
+	PostKnown  bool      // postTokens was recorded (Claude Code writes it from about 2.1.100; older boundaries lack it)
 	Time       time.Time // the record's timestamp; zero when missing
 }
 
@@ -86,6 +96,7 @@ type wireRecord struct {
 	IsMeta           bool   `json:"isMeta"`
 	IsCompactSummary bool   `json:"isCompactSummary"`
 	UUID             string `json:"uuid"`
+	ParentUUID       string `json:"parentUuid"`
 	SessionID        string `json:"sessionId"`
 	SessionIDSnake   string `json:"session_id"`
 	Timestamp        string `json:"timestamp"`
@@ -99,9 +110,9 @@ type wireRecord struct {
 }
 
 type wireCompact struct {
-	Trigger    string  `json:"trigger"`
-	PreTokens  float64 `json:"preTokens"`
-	PostTokens float64 `json:"postTokens"`
+	Trigger    string   `json:"trigger"`
+	PreTokens  float64  `json:"preTokens"`
+	PostTokens *float64 `json:"postTokens"` // nil when absent (or null)
 }
 
 // contentSink keeps message.content only when asked to (Facts needs it,
@@ -122,47 +133,6 @@ type wireUsage struct {
 	CacheCreation float64 `json:"cache_creation_input_tokens"`
 	CacheRead     float64 `json:"cache_read_input_tokens"`
 	Output        float64 `json:"output_tokens"`
-}
-
-// knownType interns the record types seen from Claude Code 2.1.332, so that skipping an
-// uninteresting record allocates nothing. (A switch, not a map: a map literal is built at init,
-// in every zoneline process.)
-func knownType(typ []byte) (string, bool) {
-	switch string(typ) {
-	case "user":
-		return "user", true
-	case "assistant":
-		return "assistant", true
-	case "system":
-		return "system", true
-	case "attachment":
-		return "attachment", true
-	case "file-history-snapshot":
-		return "file-history-snapshot", true
-	case "last-prompt":
-		return "last-prompt", true
-	case "mode":
-		return "mode", true
-	case "permission-mode":
-		return "permission-mode", true
-	case "atis-latch":
-		return "atis-latch", true
-	case "cost-state":
-		return "cost-state", true
-	case "tools-used":
-		return "tools-used", true
-	case "api-request-shape":
-		return "api-request-shape", true
-	case "api-request-blob":
-		return "api-request-blob", true
-	case "api-request":
-		return "api-request", true
-	case "summary":
-		return "summary", true
-	case "progress":
-		return "progress", true
-	}
-	return "", false
 }
 
 // ParseRecord decodes one transcript line (with or without its newline).
@@ -212,6 +182,7 @@ func recordOf(typ string, w *wireRecord) Record {
 		IsMeta:           w.IsMeta,
 		IsCompactSummary: w.IsCompactSummary,
 		UUID:             w.UUID,
+		ParentUUID:       w.ParentUUID,
 		SessionID:        w.SessionID,
 	}
 	if r.SessionID == "" {
@@ -234,11 +205,9 @@ func recordOf(typ string, w *wireRecord) Record {
 		}
 	}
 	if cm := w.CompactMetadata; cm != nil && r.IsCompactBoundary() {
-		r.Compaction = &Compaction{
-			Trigger:    cm.Trigger,
-			PreTokens:  clampFloat(cm.PreTokens),
-			PostTokens: clampFloat(cm.PostTokens),
-			Time:       r.Time,
+		r.Compaction = &Compaction{Trigger: cm.Trigger, PreTokens: clampFloat(cm.PreTokens), Time: r.Time}
+		if cm.PostTokens != nil {
+			r.Compaction.PostTokens, r.Compaction.PostKnown = clampFloat(*cm.PostTokens), true
 		}
 	} else if r.IsCompactBoundary() {
 		r.Compaction = &Compaction{Time: r.Time}
@@ -258,130 +227,4 @@ func clampFloat(v float64) int64 {
 
 func clampInt(v int64) int64 {
 	return max(0, min(v, MaxTokens))
-}
-
-// topLevelType returns the value of the top-level "type" key of the JSON
-// object in line, the last one if the key repeats (as encoding/json does).
-// It checks structure only (strings, brackets, a single object with nothing
-// after it), not the full grammar; that is left to encoding/json for the
-// records that get decoded. Spacing does not matter.
-func topLevelType(line []byte) (string, bool) {
-	b := bytes.TrimSpace(line)
-	if len(b) < 2 || b[0] != '{' || b[len(b)-1] != '}' {
-		return "", false
-	}
-	var (
-		typ       []byte
-		escaped   bool // typ holds JSON escapes or invalid UTF-8: let encoding/json decode it
-		found     bool
-		depth     int
-		expectKey bool
-	)
-	for i := 0; i < len(b); i++ {
-		switch b[i] {
-		case '"':
-			end := stringEnd(b, i+1)
-			if end < 0 {
-				return "", false
-			}
-			if depth != 1 || !expectKey {
-				i = end
-				continue
-			}
-			expectKey = false
-			if !isKey(b[i+1:end], "type") {
-				i = end
-				continue
-			}
-			j := skipSpace(b, end+1)
-			if j >= len(b) || b[j] != ':' {
-				return "", false
-			}
-			j = skipSpace(b, j+1)
-			if j < len(b) && b[j] == '"' {
-				vend := stringEnd(b, j+1)
-				if vend < 0 {
-					return "", false
-				}
-				typ, found = b[j+1:vend], true
-				escaped = bytes.IndexByte(typ, '\\') >= 0 || !utf8.Valid(typ)
-				i = vend
-				continue
-			}
-			found = false // a non-string "type"; a later one may still win
-			i = j - 1
-		case '{', '[':
-			depth++
-			if depth == 1 {
-				expectKey = true
-			}
-		case '}', ']':
-			depth--
-			if depth < 0 || (depth == 0 && i != len(b)-1) {
-				return "", false
-			}
-		case ',':
-			if depth == 1 {
-				expectKey = true
-			}
-		}
-	}
-	if depth != 0 || !found {
-		return "", false
-	}
-	if escaped {
-		var s string
-		if json.Unmarshal(quoted(typ), &s) != nil {
-			return "", false
-		}
-		return s, true
-	}
-	if s, ok := knownType(typ); ok {
-		return s, true
-	}
-	return string(typ), true
-}
-
-// stringEnd returns the index of the quote closing the JSON string whose
-// contents start at b[i], or -1.
-func stringEnd(b []byte, i int) int {
-	for {
-		k := bytes.IndexByte(b[i:], '"')
-		if k < 0 {
-			return -1
-		}
-		j := i + k
-		n := 0
-		for p := j - 1; p >= i && b[p] == '\\'; p-- {
-			n++
-		}
-		if n%2 == 0 {
-			return j
-		}
-		i = j + 1
-	}
-}
-
-// isKey reports whether the raw (still escaped) JSON string contents raw
-// spell want.
-func isKey(raw []byte, want string) bool {
-	if bytes.IndexByte(raw, '\\') < 0 {
-		return string(raw) == want
-	}
-	var s string
-	return json.Unmarshal(quoted(raw), &s) == nil && s == want
-}
-
-func quoted(raw []byte) []byte {
-	q := make([]byte, 0, len(raw)+2)
-	q = append(q, '"')
-	q = append(q, raw...)
-	return append(q, '"')
-}
-
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
-	}
-	return i
 }

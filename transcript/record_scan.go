@@ -33,6 +33,8 @@ func scanRecord(line []byte, w *wireRecord) bool {
 			return wireBool(s, &w.IsCompactSummary)
 		case jsonscan.KeyIs(k, "uuid"):
 			return wireString(s, &w.UUID)
+		case jsonscan.KeyIs(k, "parentUuid"):
+			return wireString(s, &w.ParentUUID)
 		case jsonscan.KeyIs(k, "sessionId"):
 			return wireString(s, &w.SessionID)
 		case jsonscan.KeyIs(k, "session_id"):
@@ -72,7 +74,7 @@ func scanRecord(line []byte, w *wireRecord) bool {
 				case jsonscan.KeyIs(k, "preTokens"):
 					return true, wireFloat(s, &c.PreTokens)
 				case jsonscan.KeyIs(k, "postTokens"):
-					return true, wireFloat(s, &c.PostTokens)
+					return true, wireFloatPtr(s, &c.PostTokens)
 				}
 				return false, nil
 			})
@@ -165,6 +167,27 @@ func wireFloat(s *jsonscan.Scanner, dst *float64) error {
 			return errWire // out of range, as encoding/json fails it
 		}
 		*dst = f
+		return nil
+	}
+	return errWire
+}
+
+// wireFloatPtr is wireFloat into a pointer, as encoding/json decodes one: null sets nil, a
+// number sets a new value.
+func wireFloatPtr(s *jsonscan.Scanner, dst **float64) error {
+	raw, err := s.Raw()
+	switch {
+	case err != nil:
+		return err
+	case string(raw) == "null":
+		*dst = nil
+		return nil
+	case raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9':
+		f, err := strconv.ParseFloat(string(raw), 64)
+		if err != nil {
+			return errWire
+		}
+		*dst = &f
 		return nil
 	}
 	return errWire

@@ -4,7 +4,7 @@ import "bytes"
 
 // Scan is the result of one ScanCompactions call.
 type Scan struct {
-	Compactions int         // compact_boundary records in the lines read by this call
+	Compactions int         // compactions in the lines read by this call (Record.IsCompaction)
 	Offset      int64       // where the next call should start
 	Last        *Compaction // the last compaction read by this call; nil if none
 	Reclaimed   int64       // Σ preTokens − postTokens of the compactions read that record both
@@ -29,9 +29,12 @@ type Position struct {
 // when the transcript has not grown.
 const positionCheck = 64
 
-// compactMarker is a prefilter: every compact_boundary record contains
-// it, whatever the JSON spacing.
-var compactMarker = []byte("compact_boundary")
+// compactMarker and summaryMarker are a prefilter: every compact_boundary record contains the
+// first, every compaction summary the second, whatever the JSON spacing.
+var (
+	compactMarker = []byte("compact_boundary")
+	summaryMarker = []byte("isCompactSummary")
+)
 
 // ScanCompactions counts the main-chain compactions in the transcript at
 // path from offset on, so that the statusline keeps a running count
@@ -107,16 +110,19 @@ func scanCompactions(path string, from Position, check bool, maxBytes int64) (Sc
 		i := bytes.IndexByte(rest, '\n')
 		line := rest[:i]
 		rest = rest[i+1:]
-		if !bytes.Contains(line, compactMarker) {
+		if !bytes.Contains(line, compactMarker) && !bytes.Contains(line, summaryMarker) {
 			continue
 		}
 		rec, ok := ParseRecord(line)
-		if !ok || !rec.IsCompactBoundary() || rec.Sidechain {
+		if !ok || !rec.IsCompaction() {
 			continue
 		}
 		s.Compactions++
 		s.Last = rec.Compaction
-		if c := rec.Compaction; c != nil && c.PreTokens > c.PostTokens && c.PostTokens > 0 {
+		if s.Last == nil { // a 1.0.6x summary: when, and nothing else
+			s.Last = &Compaction{Time: rec.Time}
+		}
+		if c := rec.Compaction; c != nil && c.PostKnown && c.PreTokens > c.PostTokens && c.PostTokens > 0 {
 			s.Reclaimed += c.PreTokens - c.PostTokens
 		}
 	}

@@ -77,7 +77,7 @@ func TailWith(path string, maxBytes int64, needle []byte) (c Context, has bool, 
 // contextFrom returns the context a record settles, if it settles one.
 func contextFrom(r *Record) (Context, bool) {
 	switch {
-	case r.IsCompactBoundary() && !r.Sidechain:
+	case r.IsCompaction():
 		c := Context{Boundary: true}
 		if r.Compaction != nil && r.Compaction.PostTokens > 0 {
 			c.Tokens, c.FromBoundary, c.Found = r.Compaction.PostTokens, true, true

@@ -112,20 +112,20 @@ func TestParseRecordFixtures(t *testing.T) {
 		want Record
 	}{
 		{"assistant", manualT, 90, Record{Type: "assistant", UUID: "", MessageID: "msg_mock_eee5ed5ad9014861bdb0",
-			Model: "claude-opus-5-5", Usage: &Usage{500, 1500, 10000, 120}, Time: tm("2026-11-29T21:34:30.405Z"),
+			Model: "claude-opus-5-5", Usage: &Usage{500, 1500, 10000, 120}, Time: tm("2026-11-29T21:34:30.405Z"), ParentUUID: "8efdb6b6-d5b4-45b5-a3fe-034c4a2b9095",
 			SessionID: "730c8849-a6f0-454b-a922-063e0b765bf2"}},
 		{"boundary", manualT, 60, Record{Type: "system", Subtype: "compact_boundary", Time: tm("2026-11-29T21:34:25.301Z"),
 			SessionID:  "730c8849-a6f0-454b-a922-063e0b765bf2",
-			Compaction: &Compaction{Trigger: "manual", PreTokens: 140120, PostTokens: 2925, Time: tm("2026-11-29T21:34:25.301Z")}}},
-		{"summary", manualT, 61, Record{Type: "user", IsCompactSummary: true, Time: tm("2026-11-29T21:34:25.114Z"),
+			Compaction: &Compaction{Trigger: "manual", PreTokens: 140120, PostTokens: 2925, PostKnown: true, Time: tm("2026-11-29T21:34:25.301Z")}}},
+		{"summary", manualT, 61, Record{Type: "user", IsCompactSummary: true, Time: tm("2026-11-29T21:34:25.114Z"), ParentUUID: "8b2524ff-03d3-4ebe-bda3-b867c3b7324f",
 			SessionID: "730c8849-a6f0-454b-a922-063e0b765bf2"}},
-		{"meta", manualT, 62, Record{Type: "user", IsMeta: true, Time: tm("2026-11-29T21:34:24.982Z"),
+		{"meta", manualT, 62, Record{Type: "user", IsMeta: true, Time: tm("2026-11-29T21:34:24.982Z"), ParentUUID: "89e48eb5-fd36-46ca-8295-1af718f22496",
 			SessionID: "730c8849-a6f0-454b-a922-063e0b765bf2"}},
 		{"attachment", manualT, 6, Record{Type: "attachment"}},
 		{"api-request-shape", manualT, 17, Record{Type: "api-request-shape"}},
 		{"auto boundary", autoT, 42, Record{Type: "system", Subtype: "compact_boundary", Time: tm("2026-11-29T21:47:52.033Z"),
 			SessionID:  "87244125-e587-4a34-84ff-fd34ded89441",
-			Compaction: &Compaction{Trigger: "auto", PreTokens: 190326, PostTokens: 2992, Time: tm("2026-11-29T21:47:52.033Z")}}},
+			Compaction: &Compaction{Trigger: "auto", PreTokens: 190326, PostTokens: 2992, PostKnown: true, Time: tm("2026-11-29T21:47:52.033Z")}}},
 		{"tools-used", edgeT, 52, Record{Type: "tools-used"}},
 	}
 	for _, tt := range tests {
@@ -334,8 +334,8 @@ func TestScanCompactionsFixtures(t *testing.T) {
 		last      *Compaction
 		reclaimed int64 // preTokens − postTokens
 	}{
-		{manualT, 1, &Compaction{Trigger: "manual", PreTokens: 140120, PostTokens: 2925, Time: tm("2026-11-29T21:34:25.301Z")}, 140120 - 2925},
-		{autoT, 1, &Compaction{Trigger: "auto", PreTokens: 190326, PostTokens: 2992, Time: tm("2026-11-29T21:47:52.033Z")}, 190326 - 2992},
+		{manualT, 1, &Compaction{Trigger: "manual", PreTokens: 140120, PostTokens: 2925, PostKnown: true, Time: tm("2026-11-29T21:34:25.301Z")}, 140120 - 2925},
+		{autoT, 1, &Compaction{Trigger: "auto", PreTokens: 190326, PostTokens: 2992, PostKnown: true, Time: tm("2026-11-29T21:47:52.033Z")}, 190326 - 2992},
 		{edgeT, 0, nil, 0}, // both /compact attempts were blocked by PreCompact
 	}
 	for _, tt := range tests {
@@ -536,7 +536,7 @@ func TestFactsSynthetic(t *testing.T) {
 	b.WriteString(user("/dataviz make a chart"))
 	b.WriteString(user([]any{map[string]any{"type": "text", "text": "what is in this image?"}, map[string]any{"type": "image", "source": map[string]any{}}}))
 	b.WriteString(user([]any{map[string]any{"type": "text", "text": "[Request interrupted by user for tool use]"}}))
-	b.WriteString(user("Summary: …", "isCompactSummary", true))
+	b.WriteString(user("Summary: …", "isCompactSummary", true, "parentUuid", "b1")) // its boundary's compaction, not another (a chain's first: 1.0.6x)
 	b.WriteString(assistant("m5", "opus", 1, 0, 400, 5, toolUse("t9", "Bash", map[string]any{"command": "go test ./...", "description": "Run tests again"})))
 	b.WriteString(assistant("m6", SyntheticModel, 0, 0, 0, 0))
 

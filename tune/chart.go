@@ -155,8 +155,12 @@ func renderModel(w io.Writer, m *Model, leadN int, g glyphs, p termcolor.Profile
 			if !c.Time.IsZero() {
 				ts = c.Time.UTC().Format("2006-01-02 15:04")
 			}
+			post := "?" // not recorded (1.0.x to early 2.1.x): unknown, not 0
+			if c.PostTokens != nil {
+				post = Tokens(*c.PostTokens)
+			}
 			// trigger and session come from the transcript: one safe line each
-			fmt.Fprintf(w, "  %s  %-6s %s %s %s after %s  %s\n", ts, safetext.Line(c.Trigger), Tokens(c.PreTokens), g.arrow, Tokens(c.PostTokens), plural(c.Turns, "turn"), dim(safetext.Line(short(c.Session))))
+			fmt.Fprintf(w, "  %s  %-6s %s %s %s after %s  %s\n", ts, safetext.Line(c.Trigger), Tokens(c.PreTokens), g.arrow, post, plural(c.Turns, "turn"), dim(safetext.Line(short(c.Session))))
 		}
 	} else {
 		fmt.Fprintln(w, "compactions: none")

@@ -192,7 +192,7 @@ var (
 // candidate reports whether line may hold an assistant record with usage or a
 // compact_boundary record, the only records tune reads; see worker.line.
 func candidate(line []byte) bool {
-	if typ, ok := leadingType(line); ok && string(typ) != "assistant" && string(typ) != "system" {
+	if typ, ok := transcript.LeadingType(line); ok && string(typ) != "assistant" && string(typ) != "system" {
 		return false
 	}
 	return bytes.Contains(line, usageKey) || bytes.Contains(line, compactMarker)
@@ -275,6 +275,8 @@ func (w *worker) line(r *fileResult, line []byte) {
 		r.sessionID = rec.SessionID
 	}
 	switch {
+	// A 1.0.6x compaction, marked only by its summary (transcript.Record.IsCompaction), is
+	// left out on purpose: it records no trigger and no token counts to learn from.
 	case rec.IsCompactBoundary():
 		if rec.Sidechain || rec.Compaction == nil {
 			return

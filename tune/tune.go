@@ -116,7 +116,7 @@ type Compaction struct {
 	Session    string    `json:"session"`
 	Trigger    string    `json:"trigger"` // "auto" or "manual"
 	PreTokens  int64     `json:"pre_tokens"`
-	PostTokens int64     `json:"post_tokens"`
+	PostTokens *int64    `json:"post_tokens"` // null when the boundary did not record it (1.0.x to early 2.1.x): unknown, not 0
 	Time       time.Time `json:"time"`
 	Turns      int       `json:"turns"` // turns since the previous compaction (or the session start)
 	// InTimeAt is, for an auto-compaction, the highest threshold that would have been crossed
@@ -275,7 +275,10 @@ func analyze(o Options, results []fileResult, problems []fileResult) *Report {
 					continue
 				}
 				c := Compaction{Session: r.sessionID, Trigger: ce.c.Trigger, PreTokens: ce.c.PreTokens,
-					PostTokens: ce.c.PostTokens, Time: ce.c.Time, Turns: len(epoch), file: r.path}
+					Time: ce.c.Time, Turns: len(epoch), file: r.path}
+				if ce.c.PostKnown {
+					c.PostTokens = &ce.c.PostTokens
+				}
 				if c.Trigger == "auto" {
 					c.epoch = epoch
 				}
@@ -389,17 +392,19 @@ func (o Options) model(a *modelAcc) Model {
 	return m
 }
 
-// window decides a model's window: what the statusline saw, else 1M when a turn went past
-// 200k (unless its auto-compactions came below 200k), else what zones.Window makes of the id
-// and config.
+// window decides a model's window: what the statusline saw, else what zones.Window makes of
+// the id and config, raised to the next known window when a turn went past it (unless its
+// auto-compactions came below it).
 func (o Options) window(model string, maxSeen, autoMedian int64) (int64, string) {
 	if w := o.Windows[model]; w > 0 {
 		return w, WindowStatusline
 	}
-	if maxSeen > zones.DefaultWindow && (autoMedian == 0 || autoMedian > zones.DefaultWindow) {
-		return zones.OneMillionWindow, WindowObserved
-	}
 	w := zones.Window(0, model, o.Config.Window)
+	// Tokens above the window prove it larger (unless its auto-compactions came below it):
+	// the status line's rule, zones.SessionWindow.
+	if h := zones.SessionWindow(0, model, o.Config.Window, maxSeen); h > w && (autoMedian == 0 || autoMedian > w) {
+		return h, WindowObserved
+	}
 	_, known := zones.ModelWindow(model)
 	switch {
 	case strings.Contains(strings.ToLower(model), "[1m]"):

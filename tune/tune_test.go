@@ -1,6 +1,7 @@
 package tune
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -8,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/zoneline/zoneline/internal/termcolor"
 	"github.com/zoneline/zoneline/tune/internal/gen"
 )
 
@@ -79,7 +81,7 @@ func TestAutoCompactKnownPoint(t *testing.T) {
 		t.Fatalf("compactions %+v", m.Compactions)
 	}
 	c := m.Compactions[0]
-	if c.PreTokens != 160_120 || c.PostTokens != 10_000 || c.Turns != 8 || c.Trigger != "auto" {
+	if c.PreTokens != 160_120 || c.PostTokens == nil || *c.PostTokens != 10_000 || c.Turns != 8 || c.Trigger != "auto" {
 		t.Errorf("compaction %+v: want pre 160120, post 10000 after 8 turns", c)
 	}
 	// With -lead 3, the last threshold crossed 3 responses ahead is the 5th turn's 100k.
@@ -263,30 +265,6 @@ func TestMissingRootFails(t *testing.T) {
 	}
 }
 
-func TestLeadingType(t *testing.T) {
-	tests := []struct {
-		line string
-		want string // "" = not known early
-	}{
-		{`{"type":"user","message":{"content":"x"}}`, "user"},
-		{`{"parentUuid": null, "isSidechain": false, "promptId": "p", "type": "user", "message": {}}`, "user"},
-		{`{"parentUuid":"a","isSidechain":false,"message":{"id":"m"},"type":"assistant"}`, ""},
-		{`{"a":"x\"y","type":"attachment"}`, "attachment"},
-		{`{"a":1.5e3,"b":true,"type":"system","subtype":"x"}`, "system"},
-		{`{"ty\u0070e":"user"}`, ""},
-		{`{"type":"us\u0065r"}`, ""},
-		{`["type","user"]`, ""},
-		{`{"type":"user"`, "user"}, // half-written: known early; ParseRecord never sees it
-		{``, ""},
-	}
-	for _, tt := range tests {
-		got, ok := leadingType([]byte(tt.line))
-		if string(got) != tt.want || ok != (tt.want != "") {
-			t.Errorf("leadingType(%s) = %q, %v; want %q", tt.line, got, ok, tt.want)
-		}
-	}
-}
-
 func TestHistogram(t *testing.T) {
 	step, counts := histogram([]int64{0, 9_999, 10_000, 170_000}, 167_000)
 	if step != 10_000 || len(counts) != 17 || counts[0] != 2 || counts[1] != 1 || counts[16] != 1 {
@@ -381,5 +359,27 @@ func TestSVGLabels(t *testing.T) {
 		if y := num(l[1]); y > barTop {
 			t.Errorf("label %q (baseline %v) is drawn over the bars (top %v)", l[2], y, barTop)
 		}
+	}
+}
+
+// TestUnknownPostTokens: a boundary without postTokens (1.0.x to early 2.1.x; hand-written
+// fixture in that shape) is reported as unknown: JSON null, text "155k → ?", never "→ 0".
+func TestUnknownPostTokens(t *testing.T) {
+	rep := run(t, "testdata/no-post-tokens.jsonl")
+	m := model(t, rep, "claude-opus-4-1-20250805")
+	if len(m.Compactions) != 1 || m.Compactions[0].PostTokens != nil || m.Compactions[0].PreTokens != 155_055 {
+		t.Fatalf("compactions %+v: want one, pre 155055, post unknown (nil)", m.Compactions)
+	}
+	js, err := json.Marshal(m.Compactions[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(js), `"post_tokens":null`) {
+		t.Errorf("JSON %s: want post_tokens null", js)
+	}
+	var text strings.Builder
+	Render(&text, rep, ChartOptions{Profile: termcolor.Ascii, ASCII: true})
+	if !strings.Contains(text.String(), "155k -> ?") || strings.Contains(text.String(), "-> 0") {
+		t.Errorf("text lacks %q (or says -> 0):\n%s", "155k -> ?", text.String())
 	}
 }

@@ -25,11 +25,45 @@ func Window(payloadSize int64, modelID string, configured int64) int64 {
 	return DefaultWindow
 }
 
-// ModelWindow returns the window Claude Code 2.1.332 gives a model by default, when it is
-// known: 1M for a "[1m]" id and for claude-opus-5-5 (its default model, which reported
-// context_window_size 1000000), 200k for claude-sonnet-4-5 (reported 200000). known is false
-// for any other id: the window is then a guess. A real account's window can still differ
-// (server-side settings), which is why the payload's size wins whenever it is sent.
+// SessionWindow is Window for a session whose context holds tokens (0: unknown): a window
+// that Claude Code did not send (no context_window_size, as before 2.1.x) and that is smaller
+// than the tokens is proved wrong by them, and becomes the next known window that holds them
+// (Holding). Claude Code's own size is kept as sent.
+func SessionWindow(payloadSize int64, modelID string, configured, tokens int64) int64 {
+	w := Window(payloadSize, modelID, configured)
+	if payloadSize > 0 {
+		return w
+	}
+	return Holding(w, tokens)
+}
+
+// knownWindows are the windows Claude Code gives, smallest first.
+var knownWindows = [...]int64{DefaultWindow, OneMillionWindow}
+
+// Holding returns window when it holds tokens, else the smallest known window that does (the
+// largest when none does): tokens above a window prove the window is larger.
+func Holding(window, tokens int64) int64 {
+	if tokens <= window {
+		return window
+	}
+	for _, w := range knownWindows {
+		if w >= tokens {
+			return w
+		}
+	}
+	return max(window, knownWindows[len(knownWindows)-1])
+}
+
+// ModelWindow returns the window Claude Code gives a model by default, when it is known: 1M
+// for a "[1m]" id and for claude-opus-5-5 (2.1.332's default model, which reported
+// context_window_size 1000000), 200k for claude-sonnet-4-5 (reported 200000); then a rule by
+// family and generation for ids not seen in a payload: the fifth generation of Opus, Sonnet and
+// Fable (claude-opus-5, claude-sonnet-5, claude-fable-5, …) 1M, as sessions of each ran to
+// 400–560k tokens without a compaction at 200k; the fourth of Opus, Sonnet and Haiku
+// (claude-opus-4-8, …) 200k, where their sessions auto-compacted (about 155–180k) unless the
+// id says [1m]. known is false for any other id: the window is then a guess. A real account's
+// window can still differ (server-side settings), which is why the payload's size wins
+// whenever it is sent, and why tokens above a window raise it (SessionWindow).
 func ModelWindow(modelID string) (window int64, known bool) {
 	id := strings.ToLower(modelID)
 	switch {
@@ -38,7 +72,40 @@ func ModelWindow(modelID string) (window int64, known bool) {
 	case strings.HasPrefix(id, "claude-sonnet-4-5"):
 		return DefaultWindow, true
 	}
+	family, gen, ok := familyOf(id)
+	switch {
+	case !ok:
+	case gen >= 5 && (family == "opus" || family == "sonnet" || family == "fable"):
+		return OneMillionWindow, true
+	case gen == 4 && (family == "opus" || family == "sonnet" || family == "haiku"):
+		return DefaultWindow, true
+	}
 	return 0, false
+}
+
+// familyOf reads "claude-<family>-<generation>…" ("claude-opus-4-8", "claude-fable-5",
+// "claude-sonnet-4-20250514"); ok is false for any other shape.
+func familyOf(id string) (family string, gen int, ok bool) {
+	rest, found := strings.CutPrefix(id, "claude-")
+	if !found {
+		return "", 0, false
+	}
+	family, rest, found = strings.Cut(rest, "-")
+	if !found || family == "" {
+		return "", 0, false
+	}
+	digits := rest
+	if i := strings.IndexAny(rest, "-[@."); i >= 0 {
+		digits = rest[:i]
+	}
+	if len(digits) == 0 || len(digits) > 2 {
+		return "", 0, false
+	}
+	n, err := strconv.Atoi(digits)
+	if err != nil || n <= 0 {
+		return "", 0, false
+	}
+	return family, n, true
 }
 
 // CompactInput is everything that decides Claude Code's auto-compact point. The caller reads

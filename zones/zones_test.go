@@ -185,3 +185,58 @@ func TestParseTokens(t *testing.T) {
 		}
 	}
 }
+
+// TestModelWindowFamilies: ids of known families that no payload showed get a rule by
+// generation (the corpus of public transcripts: Opus, Sonnet and Fable 5 ran past 400k; the
+// fourth generation compacted near 160k), never a silent guess.
+func TestModelWindowFamilies(t *testing.T) {
+	for _, tt := range []struct {
+		id     string
+		window int64
+		known  bool
+	}{
+		{"claude-opus-5", 1_000_000, true},
+		{"claude-sonnet-5", 1_000_000, true},
+		{"claude-fable-5", 1_000_000, true},
+		{"claude-opus-5-1-20270101", 1_000_000, true},
+		{"claude-opus-4-8", 200_000, true},
+		{"claude-opus-4-1-20250805", 200_000, true},
+		{"claude-sonnet-4-20250514", 200_000, true},
+		{"claude-haiku-4-5-20251001", 200_000, true},
+		{"claude-sonnet-4-6[1m]", 1_000_000, true},
+		{"claude-haiku-9", 0, false},
+		{"claude-3-5-sonnet-20241022", 0, false},
+		{"x-ai/grok-4-fast:free", 0, false},
+		{"claude-opus-20250514", 0, false}, // a date, not a generation
+	} {
+		w, known := ModelWindow(tt.id)
+		if w != tt.window || known != tt.known {
+			t.Errorf("ModelWindow(%q) = %d, %v; want %d, %v", tt.id, w, known, tt.window, tt.known)
+		}
+	}
+}
+
+// TestSessionWindowHolding: tokens above a window Claude Code did not send prove it larger:
+// the next known window that holds them, as tune concludes; a window Claude Code sent stays.
+func TestSessionWindowHolding(t *testing.T) {
+	for _, tt := range []struct {
+		size   int64
+		model  string
+		config int64
+		tokens int64
+		want   int64
+	}{
+		{0, "claude-mystery-1", 0, 554_000, 1_000_000},       // 1.0.x payload, unknown id: not 554k/200k
+		{0, "claude-mystery-1", 0, 150_000, 200_000},         // held: the guess stays
+		{0, "claude-opus-4-8", 0, 210_000, 1_000_000},        // the family's 200k, proved wrong
+		{0, "claude-opus-4-8", 0, 0, 200_000},                // unknown tokens prove nothing
+		{0, "claude-mystery-1", 300_000, 400_000, 1_000_000}, // the config's window too
+		{0, "claude-opus-5", 0, 2_000_000, 1_000_000},        // beyond every known window: the largest
+		{200_000, "claude-mystery-1", 0, 260_000, 200_000},   // Claude Code's own size is kept
+	} {
+		got := SessionWindow(tt.size, tt.model, tt.config, tt.tokens)
+		if got != tt.want {
+			t.Errorf("SessionWindow(%d, %q, %d, %d) = %d, want %d", tt.size, tt.model, tt.config, tt.tokens, got, tt.want)
+		}
+	}
+}
