@@ -50,153 +50,197 @@ func inFlightRestore(snapPath string, snap *snapshot.Snapshot, snapErr error, at
 // know.
 func inFlightLines(snap *snapshot.Snapshot) []string {
 	in := snap.InFlight
-	f := &in.Flight
-	var items []string
-	add := func(format string, args ...any) { items = append(items, fmt.Sprintf(format, args...)) }
-
-	switch {
-	case f.Mode == "plan":
-		add("- PLAN MODE WAS ON at PreCompact%s: stay in plan mode; present the plan (ExitPlanMode) before any edit or command that changes anything.", planFile(f))
-	case !f.PlanExited.IsZero() && f.Mode == "":
-		add("- Plan mode ended at %s: the plan was approved%s; carry it out. The permission mode chosen then is not recorded.", clock(f.PlanExited), planFile(f))
-	case f.PlanSeen:
-		add("- Plan mode was on earlier in this session%s; the permission mode at PreCompact was %s.", planFile(f), orUnknown(f.Mode))
-	case f.Mode != "":
-		add("- Permission mode at PreCompact: %s.", f.Mode)
-	}
-
-	stop := in.Stop
-	// Claude Code's last Stop lists the same background work by id: an item the transcript
-	// shows is listed once, with the status the Stop gave it.
-	stopStatus := map[string]string{}
-	if stop != nil {
-		for _, t := range stop.Background {
+	l := &restoreList{stop: in.Stop, stopStatus: map[string]string{}, shown: map[string]bool{}}
+	if in.Stop != nil {
+		// Claude Code's last Stop lists the same background work by id: an item the
+		// transcript shows is listed once, with the status the Stop gave it.
+		for _, t := range in.Stop.Background {
 			if t.ID != "" {
-				stopStatus[t.ID] = t.Status
+				l.stopStatus[t.ID] = t.Status
 			}
 		}
 	}
-	shown := map[string]bool{}
-	listed := func(id string) string {
-		st, ok := stopStatus[id]
-		if !ok || id == "" {
-			return ""
-		}
-		shown[id] = true
-		return ", listed by Claude Code's last Stop as " + orUnknown(st)
+	f := &in.Flight
+	l.planMode(f)
+	l.background(f)
+	l.agents(f)
+	taskList(l.add, "task list (last TodoWrite)", f.Todos, f.TodosDropped)
+	taskList(l.add, "tasks (TaskCreate/TaskUpdate)", f.Tasks, f.TasksDropped)
+	l.stopRest()
+	if len(l.items) == 0 && in.Pane == "" && len(in.Peers) == 0 {
+		return nil
 	}
-	var bgOpen []transcript.Background
+	l.workers(in)
+
+	head := InFlightHeading + " (recorded mechanically by zoneline from the transcript and the hooks). Before dispatching anything again, check each unfinished item below (its output file, TaskOutput, ListAgents): a command or agent started twice does the work twice."
+	if snap.Partial {
+		head += fmt.Sprintf(" The snapshot read only the transcript's last %d MB: an item absent here is not proof it never existed.", transcript.DefaultFactBytes>>20)
+	} else {
+		head += " The snapshot read the whole transcript; items from before an earlier compaction may still be listed."
+	}
+	return append([]string{head}, l.items...)
+}
+
+// restoreList collects the work-in-flight part of a restore, one section at a time.
+type restoreList struct {
+	items      []string
+	stop       *snapshot.StopRecord
+	stopStatus map[string]string // the Stop's status by background id
+	shown      map[string]bool   // the Stop's ids already listed with the transcript's items
+}
+
+// add appends one item. Each item is one line: whatever a value from the transcript or a
+// payload holds (a line break, a control) cannot open a line of its own (the restore redacts
+// the whole text).
+func (l *restoreList) add(format string, args ...any) {
+	l.items = append(l.items, safetext.Line(fmt.Sprintf(format, args...)))
+}
+
+// listed says that Claude Code's last Stop lists id too, and with which status.
+func (l *restoreList) listed(id string) string {
+	st, ok := l.stopStatus[id]
+	if !ok || id == "" {
+		return ""
+	}
+	l.shown[id] = true
+	return ", listed by Claude Code's last Stop as " + orUnknown(st)
+}
+
+// planMode says whether plan mode was on at PreCompact, ended with an approved plan, or was on
+// earlier, and the permission mode.
+func (l *restoreList) planMode(f *transcript.Flight) {
+	switch {
+	case f.Mode == "plan":
+		l.add("- PLAN MODE WAS ON at PreCompact%s: stay in plan mode; present the plan (ExitPlanMode) before any edit or command that changes anything.", planFile(f))
+	case !f.PlanExited.IsZero() && f.Mode == "":
+		l.add("- Plan mode ended at %s: the plan was approved%s; carry it out. The permission mode chosen then is not recorded.", clock(f.PlanExited), planFile(f))
+	case f.PlanSeen:
+		l.add("- Plan mode was on earlier in this session%s; the permission mode at PreCompact was %s.", planFile(f), orUnknown(f.Mode))
+	case f.Mode != "":
+		l.add("- Permission mode at PreCompact: %s.", f.Mode)
+	}
+}
+
+// background lists the background commands not known to have finished, most recent first.
+func (l *restoreList) background(f *transcript.Flight) {
+	var open []transcript.Background
 	finished := 0
 	for _, b := range f.Background {
-		if b.Stopped || stopSaysGone(stop, b.ID, b.Started) {
+		if b.Stopped || stopSaysGone(l.stop, b.ID, b.Started) {
 			finished++
 			continue
 		}
-		bgOpen = append(bgOpen, b)
+		open = append(open, b)
 	}
-	if len(bgOpen) > 0 || f.BackgroundDropped > 0 {
-		add("- %d background command(s) not known to have finished%s, most recent first:", len(bgOpen), dropped(f.BackgroundDropped, finished, "stopped or no longer listed by Claude Code"))
+	if len(open) > 0 || f.BackgroundDropped > 0 {
+		l.add("- %d background command(s) not known to have finished%s, most recent first:", len(open), dropped(f.BackgroundDropped, finished, "stopped or no longer listed by Claude Code"))
 	}
-	for i := len(bgOpen) - 1; i >= 0 && len(bgOpen)-i <= maxItemLines; i-- {
-		b := bgOpen[i]
+	for i := len(open) - 1; i >= 0 && len(open)-i <= maxItemLines; i-- {
+		b := open[i]
 		id := idOr(b.ID, b.ToolUseID)
-		add("  - %s: `%s`%s, output %s, started %s%s. Read its output (or TaskOutput %s) before running it again.",
-			id, b.Command, desc(b.Description), orUnknown(b.Output), clock(b.Started), listed(b.ID), id)
+		l.add("  - %s: `%s`%s, output %s, started %s%s. Read its output (or TaskOutput %s) before running it again.",
+			id, b.Command, desc(b.Description), orUnknown(b.Output), clock(b.Started), l.listed(b.ID), id)
 	}
-	more(add, len(bgOpen)-maxItemLines, "background commands (older)")
+	more(l.add, len(open)-maxItemLines, "background commands (older)")
+}
 
-	var agOpen, agDone []transcript.Agent
+// agents lists the subagents with no result yet, most recent first, then the finished ones
+// briefly (a subagent whose result is lost with the summary is the one dispatched a second
+// time), and a count of the refused or failed calls.
+func (l *restoreList) agents(f *transcript.Flight) {
+	var open, done []transcript.Agent
 	failed := 0
 	for _, a := range f.Agents {
-		if a.Failed {
+		switch {
+		case a.Failed:
 			failed++
-			continue
+		case a.Finished:
+			done = append(done, a)
+		default:
+			open = append(open, a)
 		}
-		if a.Finished {
-			agDone = append(agDone, a)
-			continue
-		}
-		agOpen = append(agOpen, a)
 	}
-	if len(agOpen) > 0 || f.AgentsDropped > 0 {
-		add("- %d subagent(s) with no result before the compaction%s, most recent first; do not dispatch one again before checking on it:", len(agOpen), dropped(f.AgentsDropped, 0, ""))
+	if len(open) > 0 || f.AgentsDropped > 0 {
+		l.add("- %d subagent(s) with no result before the compaction%s, most recent first; do not dispatch one again before checking on it:", len(open), dropped(f.AgentsDropped, 0, ""))
 	}
-	for i := len(agOpen) - 1; i >= 0 && len(agOpen)-i <= maxItemLines; i-- {
-		a := agOpen[i]
+	for i := len(open) - 1; i >= 0 && len(open)-i <= maxItemLines; i-- {
+		a := open[i]
 		what := "may still be running"
 		if a.Background {
 			what = "launched in the background: its report comes as a notification"
 		}
-		out := ""
-		if a.Output != "" {
-			out = ", output " + a.Output
-		}
-		add("  - %s (%s)%s, started %s, %s%s%s.", idOr(a.ID, a.ToolUseID), orUnknown(a.Type), desc(a.Description), clock(a.Started), what, out, listed(a.ID))
+		l.add("  - %s (%s)%s, started %s, %s%s%s.", idOr(a.ID, a.ToolUseID), orUnknown(a.Type), desc(a.Description), clock(a.Started), what, output(a.Output), l.listed(a.ID))
 	}
-	more(add, len(agOpen)-maxItemLines, "subagents (older)")
-	if len(agDone) > 0 {
-		// Finished ones too, briefly: a subagent whose result is lost with the summary is the
-		// one dispatched a second time.
+	more(l.add, len(open)-maxItemLines, "subagents (older)")
+	if len(done) > 0 {
 		var names []string
-		for i := len(agDone) - 1; i >= 0 && len(agDone)-i <= maxItemLines; i-- {
-			a := agDone[i]
-			out := ""
-			if a.Output != "" {
-				out = ", output " + a.Output
-			}
-			names = append(names, fmt.Sprintf("%s (%s)%s%s", idOr(a.ID, a.ToolUseID), orUnknown(a.Type), desc(a.Description), out))
+		for i := len(done) - 1; i >= 0 && len(done)-i <= maxItemLines; i-- {
+			a := done[i]
+			names = append(names, fmt.Sprintf("%s (%s)%s%s", idOr(a.ID, a.ToolUseID), orUnknown(a.Type), desc(a.Description), output(a.Output)))
 		}
-		if len(agDone) > maxItemLines {
-			names = append(names, fmt.Sprintf("… %d more", len(agDone)-maxItemLines))
+		if len(done) > maxItemLines {
+			names = append(names, fmt.Sprintf("… %d more", len(done)-maxItemLines))
 		}
-		add("- subagents that returned their result (in the transcript or their output file, not in this summary): %s.", strings.Join(names, "; "))
+		l.add("- subagents that returned their result (in the transcript or their output file, not in this summary): %s.", strings.Join(names, "; "))
 	}
 	if failed > 0 {
-		add("- (%d subagent call(s) were refused or failed: they did not run.)", failed)
+		l.add("- (%d subagent call(s) were refused or failed: they did not run.)", failed)
 	}
+}
 
-	taskList(add, "task list (last TodoWrite)", f.Todos, f.TodosDropped)
-	taskList(add, "tasks (TaskCreate/TaskUpdate)", f.Tasks, f.TasksDropped)
+// output names a subagent's output file, when it has one.
+func output(path string) string {
+	if path == "" {
+		return ""
+	}
+	return ", output " + path
+}
 
-	var stopRest []payload.BackgroundTask
-	if stop != nil {
-		for _, t := range stop.Background {
-			if !shown[t.ID] {
-				stopRest = append(stopRest, t)
-			}
+// stopRest lists what Claude Code's last Stop had in flight that the transcript's items did
+// not already show, and its crons.
+func (l *restoreList) stopRest() {
+	stop := l.stop
+	if stop == nil {
+		return
+	}
+	var rest []payload.BackgroundTask
+	for _, t := range stop.Background {
+		if !l.shown[t.ID] {
+			rest = append(rest, t)
 		}
 	}
-	if stop != nil && (len(stopRest) > 0 || len(stop.Crons) > 0 || stop.BackgroundDropped > 0 || stop.CronsDropped > 0) {
-		add("- Claude Code's last Stop (%s) listed as in flight%s:", clock(stop.Time), alsoAbove(len(shown)))
-		for i, t := range stopRest {
-			if i == maxItemLines {
-				more(add, len(stopRest)-i, "entries")
-				break
-			}
-			cmd := ""
-			if t.Command != "" {
-				cmd = " `" + t.Command + "`"
-			}
-			add("  - %s %s (%s)%s%s", orUnknown(t.Type), quoteID(t.ID), orUnknown(t.Status), desc(t.Description), cmd)
-		}
-		more(add, stop.BackgroundDropped, "entries (cut from the payload)")
-		for i, c := range stop.Crons {
-			if i == maxItemLines {
-				more(add, len(stop.Crons)-i, "crons")
-				break
-			}
-			rec := "one-shot"
-			if c.Recurring {
-				rec = "recurring"
-			}
-			add("  - scheduled wake-up %s `%s` (%s): %q", quoteID(c.ID), c.Schedule, rec, c.Prompt)
-		}
-		more(add, stop.CronsDropped, "crons (cut from the payload)")
+	if len(rest) == 0 && len(stop.Crons) == 0 && stop.BackgroundDropped == 0 && stop.CronsDropped == 0 {
+		return
 	}
+	l.add("- Claude Code's last Stop (%s) listed as in flight%s:", clock(stop.Time), alsoAbove(len(l.shown)))
+	for i, t := range rest {
+		if i == maxItemLines {
+			more(l.add, len(rest)-i, "entries")
+			break
+		}
+		cmd := ""
+		if t.Command != "" {
+			cmd = " `" + t.Command + "`"
+		}
+		l.add("  - %s %s (%s)%s%s", orUnknown(t.Type), quoteID(t.ID), orUnknown(t.Status), desc(t.Description), cmd)
+	}
+	more(l.add, stop.BackgroundDropped, "entries (cut from the payload)")
+	for i, c := range stop.Crons {
+		if i == maxItemLines {
+			more(l.add, len(stop.Crons)-i, "crons")
+			break
+		}
+		rec := "one-shot"
+		if c.Recurring {
+			rec = "recurring"
+		}
+		l.add("  - scheduled wake-up %s `%s` (%s): %q", quoteID(c.ID), c.Schedule, rec, c.Prompt)
+	}
+	more(l.add, stop.CronsDropped, "crons (cut from the payload)")
+}
 
-	if len(items) == 0 && in.Pane == "" && len(in.Peers) == 0 {
-		return nil
-	}
+// workers names this session's tmux pane and the other live sessions of the project.
+func (l *restoreList) workers(in *snapshot.InFlight) {
 	var w []string
 	if in.Pane != "" {
 		w = append(w, "this session is tmux pane "+in.Pane)
@@ -211,24 +255,17 @@ func inFlightLines(snap *snapshot.Snapshot) []string {
 		}
 		w = append(w, fmt.Sprintf("session %s (%s, zone %s, last seen %s)", p.SessionID, pane, orUnknown(p.Zone), clock(p.Updated)))
 	}
-	if len(w) > 0 {
-		line := "- Workers: " + strings.Join(w, "; ")
-		if len(in.Peers) > 0 {
-			line += " — other live sessions in this project: coordinate before taking over their work"
-		}
-		if d := in.PeersDropped + max(0, len(in.Peers)-maxItemLines); d > 0 {
-			line += fmt.Sprintf(" (and %d more)", d)
-		}
-		items = append(items, line+".")
+	if len(w) == 0 {
+		return
 	}
-
-	head := InFlightHeading + " (recorded mechanically by zoneline from the transcript and the hooks). Before dispatching anything again, check each unfinished item below (its output file, TaskOutput, ListAgents): a command or agent started twice does the work twice."
-	if snap.Partial {
-		head += fmt.Sprintf(" The snapshot read only the transcript's last %d MB: an item absent here is not proof it never existed.", transcript.DefaultFactBytes>>20)
-	} else {
-		head += " The snapshot read the whole transcript; items from before an earlier compaction may still be listed."
+	line := "- Workers: " + strings.Join(w, "; ")
+	if len(in.Peers) > 0 {
+		line += " — other live sessions in this project: coordinate before taking over their work"
 	}
-	return append([]string{head}, items...)
+	if d := in.PeersDropped + max(0, len(in.Peers)-maxItemLines); d > 0 {
+		line += fmt.Sprintf(" (and %d more)", d)
+	}
+	l.items = append(l.items, safetext.Line(line+"."))
 }
 
 // alsoAbove says how many of the Stop's entries are listed above, with the transcript's items.
