@@ -29,7 +29,8 @@ var cmdMod = &Command{
 	Long: `The machine-readable side of the Claude Code mod (mod/, docs/mod.md): every threshold,
 window, prep tier, colour and instruction the mod shows or sends comes from here.
 
-  status           the status line's JSON on stdin, one JSON line out (always exit 0)
+  status           the status line's JSON on stdin, one JSON line out (always exit 0); with
+                   -width N its "row" is fitted to N cells as the status line is
   fork-prompt      the prompt the mod sends through a fork to have the checkpoint written
   save-checkpoint  the fork's answer on stdin: its checkpoint written to the session's path
   receipt          the last compaction as the hooks recorded it, one JSON line`,
@@ -101,8 +102,9 @@ func (e *Env) runModStatus(args []string) {
 			e.Stdout.Write([]byte(`{"v":1,"zone":"unknown","problems":["zoneline: internal error"]}` + "\n"))
 		}
 	}()
-	if len(args) > 0 {
-		e.Stdout.Write([]byte(`{"v":1,"zone":"unknown","problems":["usage: zoneline mod status < status-line JSON"]}` + "\n"))
+	width, ok := modRowWidth(args)
+	if !ok {
+		e.Stdout.Write([]byte(`{"v":1,"zone":"unknown","problems":["usage: zoneline mod status [-width N] < status-line JSON"]}` + "\n"))
 		return
 	}
 	data, readErr := payload.Read(e.Stdin)
@@ -111,12 +113,12 @@ func (e *Env) runModStatus(args []string) {
 	c := e.pipeline()
 	r := c.Render(data, readErr, cfg, cfgErr)
 	c.After(r, time.Since(start))
-	e.Stdout.Write(e.modStatusJSON(r, cfg))
+	e.Stdout.Write(e.modStatusJSON(r, cfg, width))
 }
 
 // modStatusJSON is the status answer: hand-written (no encoding/json on the hot path), every
 // string through safetext.
-func (e *Env) modStatusJSON(r pipeline.Rendered, cfg *config.Config) []byte {
+func (e *Env) modStatusJSON(r pipeline.Rendered, cfg *config.Config, width int) []byte {
 	v := r.View
 	f := statusline.FaceOf(v, cfg.Glyphs)
 	b := make([]byte, 0, 1024)
@@ -169,6 +171,8 @@ func (e *Env) modStatusJSON(r pipeline.Rendered, cfg *config.Config) []byte {
 	b = jsonBool(b, "checkpoint_fresh", ck.fresh)
 	b = jsonBool(b, "checkpoint_verified", ck.verified)
 	b = jsonStr(b, "instructions", checkpoint.CompactInstructions(ck.path, ck.fresh && ck.verified))
+
+	b = appendModRow(b, v, cfg.Glyphs, width)
 
 	b = append(b, `,"problems":[`...)
 	for i, p := range v.Problems {

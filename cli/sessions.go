@@ -14,9 +14,10 @@ import (
 
 // sessionsOptions are `zoneline sessions` flags.
 type sessionsOptions struct {
-	JSON  bool
-	All   bool
-	Since time.Duration
+	JSON   bool
+	All    bool
+	Since  time.Duration
+	Active time.Duration
 }
 
 var cmdSessions = &Command{
@@ -24,7 +25,12 @@ var cmdSessions = &Command{
 	Short: "the live sessions, most urgent first: zone, tokens, distance to auto-compact, pane",
 	Long: `List the live sessions, most urgent first: zone, tokens, distance to auto-compact, the
 project and the tmux pane. A session is live when its status line rendered within -since; the
-status line records each session when it renders.`,
+status line records each session when it renders.
+
+Its status says what is known: "active 2m ago" when it rendered or took a prompt within
+-active, else "idle since 14:02". Claude Code renders the status line after each turn and never
+while idle, so an idle session is waiting at its prompt, or has ended: nothing tells which.
+Active sessions come first.`,
 	Parse: parseSessions,
 }
 
@@ -33,12 +39,13 @@ func parseSessions(e *Env, fs *flag.FlagSet) func([]string) error {
 	fs.BoolVar(&o.JSON, "json", false, "print JSON (an array, most urgent first) for scripts")
 	fs.BoolVar(&o.All, "all", false, "include sessions not seen within -since")
 	fs.DurationVar(&o.Since, "since", sessions.DefaultSince, "a session is live when its status line rendered within this time")
+	fs.DurationVar(&o.Active, "active", sessions.DefaultActive, "a session is active when it rendered or took a prompt within this time")
 	return func(args []string) error {
 		if len(args) > 0 {
 			return usagef("unexpected argument %q", args[0])
 		}
-		if o.Since <= 0 {
-			return usagef("-since must be positive, e.g. -since 30m")
+		if o.Since <= 0 || o.Active <= 0 {
+			return usagef("-since and -active must be positive, e.g. -since 30m")
 		}
 		return e.runSessions(o)
 	}
@@ -48,7 +55,7 @@ func parseSessions(e *Env, fs *flag.FlagSet) func([]string) error {
 func (e *Env) runSessions(o sessionsOptions) error {
 	now := e.Now()
 	e.collectGarbage()
-	es, err := sessions.List(e.State, sessions.Options{Now: now, Since: o.Since, All: o.All})
+	es, err := sessions.List(e.State, sessions.Options{Now: now, Since: o.Since, Active: o.Active, All: o.All})
 	if err != nil {
 		return fmt.Errorf("zoneline: reading the sessions in %s: %w", e.State.Root, err)
 	}

@@ -58,8 +58,8 @@ func TestModPluginValidateAndTest(t *testing.T) {
 	if err != nil || !strings.Contains(out, " 0 fail") {
 		t.Fatalf("claude plugin test %s: %v\n%s", dir, err, out)
 	}
-	if !regexp.MustCompile(`\b10 pass\b`).MatchString(out) {
-		t.Errorf("claude plugin test ran other than the mod's 10 tests:\n%s", out)
+	if !regexp.MustCompile(`\b12 pass\b`).MatchString(out) {
+		t.Errorf("claude plugin test ran other than the mod's 12 tests:\n%s", out)
 	}
 }
 

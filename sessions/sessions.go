@@ -22,6 +22,11 @@ import (
 // DefaultSince is how recently a session must have rendered its status line to count as live.
 const DefaultSince = 30 * time.Minute
 
+// DefaultActive is how recently a session must have rendered its status line or taken a prompt
+// to count as active. Claude Code renders the status line after each turn and never while idle,
+// so past it a session is idle since then: waiting at its prompt, or ended (nothing says which).
+const DefaultActive = 10 * time.Minute
+
 // maxStateFile is the largest compactions.json or prompt.json read.
 const maxStateFile = 256 << 10
 
@@ -29,6 +34,9 @@ const maxStateFile = 256 << 10
 type Entry struct {
 	state.Session
 	Live bool `json:"live"` // rendered within the Since window
+	// Active: rendered or prompted within the Active window (see DefaultActive); else idle
+	// since Seen, perhaps ended.
+	Active bool `json:"active"`
 	// ToCompact is the distance in tokens to the auto-compact point (0 when it is due);
 	// -1 when auto-compact is off or the point is unknown.
 	ToCompact int64 `json:"to_compact"`
@@ -49,9 +57,10 @@ type Entry struct {
 
 // Options say which sessions List returns.
 type Options struct {
-	Now   time.Time
-	Since time.Duration // live window; DefaultSince when <= 0
-	All   bool          // include sessions not seen within Since
+	Now    time.Time
+	Since  time.Duration // live window; DefaultSince when <= 0
+	Active time.Duration // active window; DefaultActive when <= 0
+	All    bool          // include sessions not seen within Since
 }
 
 // List reads every session's registry entry under the state dir and returns them most urgent
@@ -83,6 +92,9 @@ func List(d state.Dir, o Options) ([]Entry, error) {
 		}
 		if !e.Live && !o.All {
 			continue
+		}
+		if o.Active > 0 {
+			e.Active = o.Now.Sub(e.Seen()) <= o.Active
 		}
 		out = append(out, e)
 	}
@@ -124,7 +136,16 @@ func Load(d state.Dir, id string, now time.Time, since time.Duration) (Entry, er
 	if p, err := ReadPrompt(d, id); err == nil {
 		e.LastPrompt = p.Time
 	}
+	e.Active = !e.Seen().IsZero() && now.Sub(e.Seen()) <= DefaultActive
 	return e, nil
+}
+
+// Seen is the session's last sign of life: its last render or its last prompt.
+func (e Entry) Seen() time.Time {
+	if e.LastPrompt.After(e.Updated) {
+		return e.LastPrompt
+	}
+	return e.Updated
 }
 
 // zoneRank orders zones, most urgent first.
@@ -140,7 +161,7 @@ func zoneRank(z string) int {
 	return 3
 }
 
-// Less reports whether a is more urgent than b: live before stale, then the zone (dumb, warn,
+// Less reports whether a is more urgent than b: live before stale, active before idle, then the zone (dumb, warn,
 // smart, unknown), then the distance to auto-compact (nearest first; off last), then more
 // tokens, then the most recently seen, then the id (a stable order).
 func Less(a, b Entry) bool { return compare(a, b) < 0 }
@@ -148,6 +169,12 @@ func Less(a, b Entry) bool { return compare(a, b) < 0 }
 func compare(a, b Entry) int {
 	if a.Live != b.Live {
 		if a.Live {
+			return -1
+		}
+		return 1
+	}
+	if a.Active != b.Active {
+		if a.Active {
 			return -1
 		}
 		return 1

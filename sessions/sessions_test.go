@@ -21,6 +21,7 @@ func TestLessOrder(t *testing.T) {
 	now := time.Now()
 	// Listed in the order wanted; Sort gets them reversed.
 	want := []Entry{
+		{Session: state.Session{ID: id(11), Zone: "smart", Tokens: 10_000}, Live: true, Active: true, ToCompact: 150_000}, // active before idle
 		{Session: state.Session{ID: id(1), Zone: "dumb", Tokens: 170_000}, Live: true, ToCompact: 0},
 		{Session: state.Session{ID: id(2), Zone: "dumb", Tokens: 130_000}, Live: true, ToCompact: 37_000},
 		{Session: state.Session{ID: id(3), Zone: "dumb", Tokens: 300_000}, Live: true, ToCompact: -1}, // auto-compact off
@@ -127,11 +128,50 @@ func TestIdle(t *testing.T) {
 	}
 }
 
+// TestStatusSaysWhatIsKnown (issue 25: a session that exited long ago topped the list as live,
+// "DUMB … PENDING dumb"): a session that rendered or took a prompt within the active window is
+// "active … ago" and comes first; an older one is "idle since …", perhaps ended, whatever its zone.
+func TestStatusSaysWhatIsKnown(t *testing.T) {
+	d := state.Dir{Root: t.TempDir()}
+	now := time.Date(2026, 11, 29, 22, 0, 0, 0, time.UTC)
+	save(t, d, state.Session{ID: id(1), Updated: now.Add(-25 * time.Minute), Zone: "dumb", Tokens: 190_000, Window: 200_000, AutoCompact: 167_000})
+	dir1, _ := d.Session(id(1))
+	os.WriteFile(filepath.Join(dir1, "marker-0-dumb.json"), []byte(`{"tier":"dumb","epoch":0}`), 0o600)
+	save(t, d, state.Session{ID: id(2), Updated: now.Add(-2 * time.Minute), Zone: "smart", Tokens: 20_000, Window: 200_000, AutoCompact: 167_000})
+	// id(3) rendered 20 minutes ago, then took a prompt 3 minutes ago: mid-turn, active.
+	save(t, d, state.Session{ID: id(3), Updated: now.Add(-20 * time.Minute), Zone: "warn", Tokens: 90_000, Window: 200_000, AutoCompact: 167_000})
+	if err := RecordPrompt(d, id(3), "p", now.Add(-3*time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	es, err := List(d, Options{Now: now, All: true})
+	if err != nil || len(es) != 3 {
+		t.Fatalf("List = %+v, %v", es, err)
+	}
+	want := []struct{ id, status string }{
+		{id(3), "active 3m ago"}, {id(2), "active 2m ago"}, {id(1), "idle since 21:35"},
+	}
+	for i, w := range want {
+		if es[i].ID != w.id || Status(es[i], now) != w.status {
+			t.Errorf("row %d: %s %q, want %s %q", i, es[i].ID[:8], Status(es[i], now), w.id[:8], w.status)
+		}
+	}
+	// A shorter active window; an older day shows the date.
+	es, _ = List(d, Options{Now: now, Active: time.Minute, All: true})
+	for _, e := range es {
+		if e.Active {
+			t.Errorf("%s active within 1m: %+v", e.ID[:8], e)
+		}
+	}
+	if got := Status(es[0], now.Add(48*time.Hour)); got != "idle since Nov 29" {
+		t.Errorf("two days later: %q", got)
+	}
+}
+
 func TestRenderTable(t *testing.T) {
 	now := time.Date(2026, 11, 29, 22, 0, 0, 0, time.UTC)
 	es := []Entry{
-		{Session: state.Session{ID: id(2), Zone: "dumb", Tokens: 150_000, Window: 200_000, Updated: now.Add(-90 * time.Second), Project: "/home/u/api", Pane: "%4"}, ToCompact: 17_000, Marker: "dumb", RestorePending: true, Live: true},
-		{Session: state.Session{ID: id(1), Zone: "smart", Tokens: 20_000, Window: 1_000_000, Updated: now.Add(-5 * time.Second), Project: "/home/u/web"}, ToCompact: -1, Live: true},
+		{Session: state.Session{ID: id(2), Zone: "dumb", Tokens: 150_000, Window: 200_000, Updated: now.Add(-90 * time.Second), Project: "/home/u/api", Pane: "%4"}, ToCompact: 17_000, Marker: "dumb", RestorePending: true, Live: true, Active: true},
+		{Session: state.Session{ID: id(1), Zone: "smart", Tokens: 20_000, Window: 1_000_000, Updated: now.Add(-5 * time.Second), Project: "/home/u/web"}, ToCompact: -1, Live: true, Active: true},
 		{Session: state.Session{ID: id(3), Zone: "unknown", Updated: now.Add(-3 * time.Hour)}, ToCompact: 0},
 	}
 	var b bytes.Buffer
@@ -139,10 +179,10 @@ func TestRenderTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := "" +
-		"ZONE   TOKENS     TO COMPACT  PENDING       SEEN  PROJECT  PANE  SESSION\n" +
-		"DUMB   150k/200k  17k         dumb+restore  1m    api      %4    00000002\n" +
-		"SMART  20k/1M     off         -             5s    web      -     00000001\n" +
-		"?      -          due         -             3h    -        -     00000003\n"
+		"ZONE   TOKENS     TO COMPACT  PENDING       STATUS            PROJECT  PANE  SESSION\n" +
+		"DUMB   150k/200k  17k         dumb+restore  active 1m ago     api      %4    00000002\n" +
+		"SMART  20k/1M     off         -             active 5s ago     web      -     00000001\n" +
+		"?      -          due         -             idle since 19:00  -        -     00000003\n"
 	if b.String() != want {
 		t.Fatalf("table:\n%s\nwant:\n%s", b.String(), want)
 	}

@@ -16,7 +16,7 @@ import (
 )
 
 // Columns of the table, in order.
-var Columns = []string{"ZONE", "TOKENS", "TO COMPACT", "PENDING", "SEEN", "PROJECT", "PANE", "SESSION"}
+var Columns = []string{"ZONE", "TOKENS", "TO COMPACT", "PENDING", "STATUS", "PROJECT", "PANE", "SESSION"}
 
 // shortID is how many characters of a session id the table shows (enough for --session to be
 // found by prefix; the JSON has the whole id).
@@ -64,11 +64,29 @@ func Row(e Entry, now time.Time) []string {
 	}
 	// Zone, marker, project, pane and id came from payloads and the environment, through the
 	// registry: each cell is made one safe line.
-	row := []string{zone, tokens, to, p, Ago(now.Sub(e.Updated)), project, pane, id}
+	row := []string{zone, tokens, to, p, Status(e, now), project, pane, id}
 	for i, c := range row {
 		row[i] = safetext.Line(c)
 	}
 	return row
+}
+
+// Status says what is known of a session's life: "active 2m ago" (its last render or prompt
+// within the active window), else "idle since 14:02" ("idle since Nov 28" on another day): at its
+// prompt, or ended.
+func Status(e Entry, now time.Time) string {
+	seen := e.Seen()
+	switch {
+	case seen.IsZero():
+		return "never seen"
+	case e.Active:
+		return "active " + Ago(now.Sub(seen)) + " ago"
+	}
+	local := seen.In(now.Location())
+	if y, m, d := local.Date(); y == now.Year() && m == now.Month() && d == now.Day() {
+		return "idle since " + local.Format("15:04")
+	}
+	return "idle since " + local.Format("Jan 2")
 }
 
 // Ago formats how long ago something was seen: 5s, 3m, 2h, 4d.

@@ -57,3 +57,38 @@ func FaceOf(v View, set string) Face {
 	}
 	return f
 }
+
+// RowSegments are the segments of the mod's row above the prompt: the status line's zone,
+// tokens, distance to compact, pending step and problems.
+var RowSegments = [...]string{"zone", "tokens", "compact", "nudge", "problems"}
+
+// RowPiece is one run of the mod's row, in the colours the mod's Text takes.
+type RowPiece struct {
+	Text  string
+	Color string // #rrggbb; "" for the default colour
+	Bold  bool
+	Dim   bool
+}
+
+// Row returns the mod's row for view v with glyph set name: RowSegments rendered and fitted to
+// width cells exactly as the status line is (the ⚠ shortens first, the zone, the tokens and
+// the distance to compact stay), as pieces in the line's colours. width <= 0: no fitting.
+func Row(v View, set string, width int) []RowPiece {
+	ps := RenderPieces(v, Options{Glyphs: set, Lines: [][]string{RowSegments[:]}, Width: width})
+	row := make([]RowPiece, 0, len(ps))
+	for _, p := range ps {
+		st := styleOf(p.Style)
+		row = append(row, RowPiece{Text: p.Text, Color: zoneHex[st], Bold: st == styleDumb || st == styleHint, Dim: st == styleDim})
+	}
+	return row
+}
+
+// styleOf returns the style named name (plain for an unknown name).
+func styleOf(name string) style {
+	for i, n := range styleNames {
+		if n == name {
+			return style(i)
+		}
+	}
+	return stylePlain
+}

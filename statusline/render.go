@@ -38,7 +38,23 @@ type lineLayout struct {
 // Render returns the status line for v: the lines of o.Lines (DefaultLines when nil) joined by
 // "\n", with no trailing newline. Unknown segment names are skipped, and so is a line with
 // nothing to show. With o.Width > 0 each line is fitted to o.Width cells.
-func Render(v View, o Options) string {
+func Render(v View, o Options) string { return render(v, o, nil) }
+
+// Piece is a run of a rendered line in one style ("plain", "dim", "smart", "warn", "dumb",
+// "hint"), for a caller that draws the line with elements of its own (the mod's row).
+type Piece struct {
+	Text, Style string
+}
+
+// RenderPieces renders v as Render does (the same segments, the same width fitting) and returns
+// the text as pieces in their styles, lines apart by a "\n" piece.
+func RenderPieces(v View, o Options) []Piece {
+	var ps []Piece
+	render(v, o, &ps)
+	return ps
+}
+
+func render(v View, o Options, pieces *[]Piece) string {
 	// One allocation for everything a render needs (the view is reached through interfaces,
 	// so it would escape anyway).
 	st := &renderState{v: v}
@@ -63,7 +79,10 @@ func Render(v View, o Options) string {
 		lines = append([][]string{first}, lines[1:]...)
 	}
 	r := &st.r
-	*r = renderer{c: c, sep: sep, sgr: sgrTable(o.Profile), width: o.Width}
+	*r = renderer{c: c, sep: sep, sgr: sgrTable(o.Profile), width: o.Width, pieces: pieces}
+	if pieces != nil {
+		r.sgr = nil
+	}
 	r.b.Grow(512) // a coloured default line with a problem is ~400 bytes
 	l := &st.l
 	for _, names := range lines {
@@ -78,6 +97,9 @@ func Render(v View, o Options) string {
 		}
 		if r.lines > 0 {
 			r.b.WriteByte('\n')
+			if pieces != nil {
+				*pieces = append(*pieces, Piece{"\n", stylePlain.String()})
+			}
 		}
 		r.lines++
 		r.emit(l, limit)
@@ -98,12 +120,13 @@ type renderState struct {
 
 // renderer holds what is fixed for one Render call.
 type renderer struct {
-	c     *ctx
-	sep   string
-	sgr   *[numStyles]string // nil: no colour
-	width int
-	b     strings.Builder
-	lines int
+	c      *ctx
+	sep    string
+	sgr    *[numStyles]string // nil: no colour
+	width  int
+	b      strings.Builder
+	lines  int
+	pieces *[]Piece // RenderPieces: the pieces written, in their styles
 }
 
 // collect renders the enabled segments named in names (nil: the table's default line) into l,
@@ -298,7 +321,7 @@ func (r *renderer) mark() string { return strings.TrimRight(r.c.g.problem, " ") 
 // exact then). A styled run ends with a reset, and a line that holds any escape code ends with
 // one.
 func (r *renderer) emit(l *lineLayout, limit int) {
-	e := emitter{b: &r.b, sgr: r.sgr, start: r.b.Len()}
+	e := emitter{b: &r.b, sgr: r.sgr, start: r.b.Len(), pieces: r.pieces}
 	ellipsis := r.c.g.ellipsis
 	budget, ellW := limit, 0
 	if limit > 0 {
@@ -391,12 +414,20 @@ type emitter struct {
 	sgr     *[numStyles]string
 	cur     style
 	colored bool
-	start   int // where this line starts in b
+	start   int      // where this line starts in b
+	pieces  *[]Piece // when set, each run is also kept as a piece
 }
 
 func (e *emitter) write(text string, st style) {
 	if text == "" {
 		return
+	}
+	if e.pieces != nil {
+		if n := len(*e.pieces); n > 0 && (*e.pieces)[n-1].Style == st.String() && (*e.pieces)[n-1].Text != "\n" {
+			(*e.pieces)[n-1].Text += text
+		} else {
+			*e.pieces = append(*e.pieces, Piece{text, st.String()})
+		}
 	}
 	if e.sgr != nil && st != e.cur {
 		if e.cur != stylePlain {

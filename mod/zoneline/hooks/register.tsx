@@ -15,7 +15,7 @@
 import { atom, read, update } from 'claude-code'
 import type { EngineInterface, Register } from 'claude-code'
 
-import type { ZoneReceipt, ZoneStatus } from '../types'
+import type { RowPiece, ZoneReceipt, ZoneStatus } from '../types'
 
 const status = atom({ plugin: 'zoneline-mod', key: 'status' } as const, null)
 const note = atom({ plugin: 'zoneline-mod', key: 'note' } as const, null)
@@ -39,6 +39,9 @@ let rearmed = true
 // is retried at the next turn.complete without a new fork, this many times at most.
 let refused = 0
 const MAX_REFUSED = 3
+// The cells the row has (the band's bodyColumns at the last draw; 0 until then): the binary fits
+// the row to it as it fits the status line.
+let columns = 0
 
 // The zoneline binary: $ZONELINE_BIN, else the path `zoneline install -mod` wrote beside the
 // manifest, else `zoneline` on PATH.
@@ -58,7 +61,9 @@ const run = async ($: EngineInterface, args: string[], stdin?: string) =>
   $.process.run([await binary($), ...args], { timeoutMs: RUN_MS, ...(stdin === undefined ? {} : { stdin }) })
 
 // The status line's JSON, from what the engine knows: zoneline reads it as its status line does.
-const statusInput = async ($: EngineInterface) => {
+// tokens, when given, stands for the engine's count (a compaction's tokensAfter, before the
+// engine's own usage has caught up).
+const statusInput = async ($: EngineInterface, tokensNow?: number) => {
   const [usage, id, model, cwd, root, version] = await Promise.all([
     $.session.usage(),
     $.session.id(),
@@ -74,7 +79,7 @@ const statusInput = async ($: EngineInterface) => {
     .info()
     .then(i => i.transcriptPath)
     .catch(() => '')
-  const tokens = usage.context?.tokens
+  const tokens = tokensNow ?? usage.context?.tokens
   return JSON.stringify({
     session_id: id,
     transcript_path: transcript,
@@ -90,8 +95,9 @@ const statusInput = async ($: EngineInterface) => {
 }
 
 // Asks the binary for the zone, and keeps the answer for the row.
-export const refresh = async ($: EngineInterface): Promise<ZoneStatus | null> => {
-  const out = await run($, ['mod', 'status'], await statusInput($))
+export const refresh = async ($: EngineInterface, tokensNow?: number): Promise<ZoneStatus | null> => {
+  const width = columns > 0 ? ['-width', String(columns)] : []
+  const out = await run($, ['mod', 'status', ...width], await statusInput($, tokensNow))
   let next: ZoneStatus | null = null
   try {
     next = JSON.parse(out.stdout) as ZoneStatus
@@ -165,6 +171,7 @@ export const compactFlow = async ($: EngineInterface, s: ZoneStatus) => {
   lastFlow = s.compactions
   rearmed = false
   await compacted($, done.tokensBefore, done.tokensAfter)
+  await refresh($, done.tokensAfter).catch(() => null)
   if (done.tokensAfter !== undefined && ready.compact_at > 0 && done.tokensAfter >= ready.compact_at) {
     await update(
       $,
@@ -264,6 +271,8 @@ export const register: Register = on => {
     const ran = await next(added === null ? e : { ...e, instructions: added })
     if (isMain && e.trigger !== 'plugin' && e.trigger !== 'precompute' && ran.skip === undefined) {
       await compacted($, ran.tokensBefore, ran.tokensAfter)
+      // The row agrees with the status line at once: the numbers after the compaction.
+      await refresh($, ran.tokensAfter).catch(() => null)
     }
     return ran
   }).catch(($, e, next) => next(e))
@@ -271,35 +280,51 @@ export const register: Register = on => {
   on('ui.render', { component: 'AbovePrompt' }, async ($, e, next) => {
     const s = await read($, status)
     if (e.props.hasSurvey || s === null) return next(e)
+    // A new width: ask the binary for the row fitted to it (drawn once the answer is in).
+    if (e.props.bodyColumns > 0 && e.props.bodyColumns !== columns) {
+      columns = e.props.bodyColumns
+      void refresh($).catch(() => undefined)
+    }
     const { Box, Text } = $.ui.resolve(e)
     const n = await read($, note)
     const r = await read($, receipt)
     return (
-      <Box flexDirection="row" gap={1}>
-        <Text color={s.color || undefined} dimColor={s.color === ''} bold={s.bold}>
-          {s.zone_text}
+      <Box flexDirection="column">
+        <Text wrap="truncate-end">
+          {rowOf(s).map((p, i) => (
+            <Text key={String(i)} color={p.color || undefined} bold={p.bold} dimColor={p.dim}>
+              {p.text}
+            </Text>
+          ))}
         </Text>
-        {s.tokens_text !== '' && <Text>{s.tokens_text}</Text>}
-        {s.compact_text !== '' && (
-          <Text color={s.compact_urgent ? 'error' : s.compact_warn ? 'warning' : undefined} dimColor={!s.compact_urgent && !s.compact_warn}>
-            {s.compact_text}
-          </Text>
-        )}
-        {s.step !== '' && (
-          <Text color={s.step_color} bold>
-            {s.step}
-          </Text>
-        )}
         {r !== null && (
-          <Text color="success">
+          <Text color="success" wrap="truncate-end">
             {`✓ compacted${r.before === undefined ? '' : ` ${short(r.before)}`}${r.after === undefined ? '' : ` → ${short(r.after)}`} · checkpoint ${r.restored ? 'restored' : 'not restored'}`}
           </Text>
         )}
-        {n !== null && <Text color="warning">{n}</Text>}
-        {s.problems.length > 0 && <Text color="warning">{`⚠ ${s.problems[0]}`}</Text>}
+        {n !== null && (
+          <Text color="warning" wrap="truncate-end">
+            {n}
+          </Text>
+        )}
       </Box>
     )
   })
+}
+
+// The row: the binary's, fitted to the width as the status line is; from the single fields for
+// an answer without one (a binary older than the mod).
+const rowOf = (s: ZoneStatus): RowPiece[] => {
+  if (s.row !== undefined) return s.row
+  const row: RowPiece[] = [{ text: s.zone_text, color: s.color, bold: s.bold, dim: s.color === '' }]
+  const add = (text: string, color: string, bold: boolean, dim: boolean) => {
+    if (text !== '') row.push({ text: ' ', color: '', bold: false, dim: false }, { text, color, bold, dim })
+  }
+  add(s.tokens_text, '', false, false)
+  add(s.compact_text, s.compact_urgent ? 'error' : s.compact_warn ? 'warning' : '', false, !s.compact_urgent && !s.compact_warn)
+  add(s.step, s.step_color, true, false)
+  if (s.problems.length > 0) add(`⚠ ${s.problems[0]}`, 'warning', false, false)
+  return row
 }
 
 const short = (n: number) => (n >= 1_000_000 ? `${+(n / 1_000_000).toFixed(1)}M` : n >= 1000 ? `${Math.round(n / 1000)}k` : `${n}`)

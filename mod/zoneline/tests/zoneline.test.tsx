@@ -99,6 +99,10 @@ async function start($: Engine, on: On, over: Partial<World> = {}): Promise<Worl
 const turn = ($: Engine) =>
   $.turn.complete({ answer: 'ok', durationMs: 1, isAborted: false, turnId: 't', reason: 'answer' } as any)
 
+// The row's piece that shows exactly text (find matches the row's Text too, by inclusion).
+const piece = async (ui: any, text: string) =>
+  ((await ui.findAll({ type: 'Text', text })) as { text: string; props: Record<string, unknown> }[]).find(t => t.text === text)
+
 // The flow runs in the background: let it settle.
 const settle = async () => {
   const later = (globalThis as any).setTimeout as (f: () => void, ms: number) => void
@@ -116,7 +120,7 @@ describe('zoneline mod', () => {
     expect(sent.context_window).toEqual({ context_window_size: 200000, current_usage: { input_tokens: 140000 } })
     for (const surface of ['terminal', 'desktop'] as const) {
       const ui = await $.ui.mount({ surface, ...BAND } as any)
-      const zone = await ui.find({ type: 'Text', text: '● DUMB' })
+      const zone = await piece(ui, '● DUMB')
       expect(zone).toBeDefined()
       expect(zone?.props.color).toBe('#f0625a')
       expect(await ui.find({ type: 'Text', text: '140k/200k' })).toBeDefined()
@@ -124,6 +128,34 @@ describe('zoneline mod', () => {
       expect(await ui.find({ type: 'Text', text: '⚑ /compact-prep' })).toBeDefined()
       await ui.unmount()
     }
+  })
+
+  test('the row is the binary answer fitted to the band: asked with its width, drawn on one row', async ($, on) => {
+    const run = (text: string, color = '', bold = false, dim = false) => ({ text, color, bold, dim })
+    const row = [run('● DUMB', '#f0625a', true), run(' '), run('140k/200k', '#f0625a', true), run(' · '), run('⚑ /compact-prep', '#f1c85a', true)]
+    const w = await start($, on, { status: answer({ width: 40, row }) })
+    const ui = await $.ui.mount({ surface: 'terminal', ...BAND, props: { ...BAND.props, bodyColumns: 40 } } as any)
+    await settle()
+    expect(w.runs).toContainEqual(['/bin/zoneline', 'mod', 'status', '-width', '40'])
+    const zone = await piece(ui, '● DUMB')
+    expect(zone?.props.color).toBe('#f0625a')
+    expect(await ui.find({ type: 'Text', text: '140k/200k' })).toBeDefined()
+    // The binary left the distance out at this width: the row does not add it back.
+    expect(await ui.find({ type: 'Text', text: '~27k to compact' })).toBeUndefined()
+    await ui.unmount()
+  })
+
+  test('right after a compaction the row shows the numbers after it, as the status line does', async ($, on) => {
+    const w = await start($, on)
+    await $.session.compact({ trigger: 'manual', messages: MSGS } as any)
+    const last = w.runs.map((a, i) => [a.slice(1, 3).join(' '), i] as const).filter(([sub]) => sub === 'mod status').pop()
+    const sent = JSON.parse(w.stdins[last?.[1] ?? 0] ?? '{}')
+    expect(sent.context_window.current_usage).toEqual({ input_tokens: 3000 })
+    w.status = { ...w.status, zone_text: '● SMART', tokens_text: '3k/200k' }
+    const ui = await $.ui.mount({ surface: 'terminal', ...BAND } as any)
+    await settle()
+    expect(await ui.find({ type: 'Text', text: /compacted 180k → 3k/ })).toBeDefined()
+    await ui.unmount()
   })
 
   test('an automatic compaction without instructions gets the keep-list; one with its own keeps them', async ($, on) => {

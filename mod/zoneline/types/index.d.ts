@@ -28,8 +28,15 @@ export type ZoneStatus = {
   checkpoint_fresh: boolean
   checkpoint_verified: boolean
   instructions: string
+  /** The cells the row was fitted to (0: not fitted). */
+  width?: number
+  /** The row: the status line's zone, tokens, distance, step and problems, fitted to width. */
+  row?: RowPiece[]
   problems: string[]
 }
+
+/** One run of the row in one colour. */
+export type RowPiece = { text: string; color: string; bold: boolean; dim: boolean }
 
 /** The row's receipt after a compaction. */
 export type ZoneReceipt = { before?: number; after?: number; restored: boolean; at: number }
