@@ -183,40 +183,29 @@ func (s *Scanner) String(dst *string) error {
 
 // StringPtr reads an optional string: null sets nil.
 func (s *Scanner) StringPtr(dst **string) error {
+	var v string
 	switch s.peek() {
-	case '"':
-		raw, err := s.rawString()
-		if err != nil {
-			return err
-		}
-		v := Unquote(raw)
-		*dst = &v
-		return nil
 	case 'n':
 		*dst = nil
-		return s.literal("null")
+	case '"':
+		*dst = &v
 	}
-	s.mismatch("")
-	return s.Skip()
+	return s.String(&v)
 }
 
 // BoolPtr reads an optional bool: null sets nil.
 func (s *Scanner) BoolPtr(dst **bool) error {
 	switch s.peek() {
-	case 't', 'f':
-		v := s.b[s.i] == 't'
-		lit := "false"
-		if v {
-			lit = "true"
-		}
-		if err := s.literal(lit); err != nil {
-			return err
-		}
-		*dst = &v
-		return nil
 	case 'n':
 		*dst = nil
 		return s.literal("null")
+	case 't', 'f':
+		v := s.b[s.i] == 't'
+		*dst = &v
+		if v {
+			return s.literal("true")
+		}
+		return s.literal("false")
 	}
 	s.mismatch("")
 	return s.Skip()
@@ -385,29 +374,8 @@ func (s *Scanner) Skip() error {
 		_, err := s.object(func([]byte) error { return s.Skip() })
 		return err
 	case c == '[':
-		s.i++
-		if s.depth++; s.depth > maxDepth {
-			return s.fail("nesting too deep")
-		}
-		defer func() { s.depth-- }()
-		if s.peek() == ']' {
-			s.i++
-			return nil
-		}
-		for {
-			if err := s.Skip(); err != nil {
-				return err
-			}
-			switch s.peek() {
-			case ',':
-				s.i++
-			case ']':
-				s.i++
-				return nil
-			default:
-				return s.fail("want ',' or ']'")
-			}
-		}
+		_, err := s.Array(s.Skip)
+		return err
 	case c == '"':
 		_, err := s.rawString()
 		return err
