@@ -40,7 +40,7 @@ type Scanner struct {
 	// keys are the table keys (Field.Key, "[]" for an array element) leading to the value being
 	// read, so that a type error names its field's path ("rate_limits.five_hour"); nkeys may
 	// exceed len(keys), whose deeper keys are left out of the name.
-	keys  [8]string
+	keys  [4]string
 	nkeys int
 }
 
