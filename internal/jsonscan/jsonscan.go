@@ -1,8 +1,9 @@
 // Package jsonscan is a small validating JSON scanner for zoneline's hot paths. The statusline
 // and the hooks run as a fresh process after every turn, so they must not pay encoding/json's
 // first-use cost (reflection over the decoded types, building field caches: several hundred
-// microseconds per process, measured). A caller walks one object with a callback per key, reads
-// the fields it wants and skips the rest. It keeps encoding/json's semantics where they matter:
+// microseconds per process, measured). A record is read through its key table (Field,
+// table.go): each key's reader takes its field, the rest is skipped (Decode's callback per key is
+// the form beneath). It keeps encoding/json's semantics where they matter:
 // the whole input must be valid JSON; keys match exactly or ASCII case-insensitively; a field of
 // the wrong type is skipped and reported while the others are kept; invalid UTF-8 and lone
 // surrogates become U+FFFD. payload's FuzzScanMatchesEncodingJSON holds it to encoding/json.
