@@ -162,3 +162,36 @@ func TestClaimRace(t *testing.T) {
 		}
 	}
 }
+
+// FuzzEntryRoundTrip: whatever an entry holds, its file reads back the same (counts within
+// their bounds, the time in UTC), and any file decodes without a panic.
+func FuzzEntryRoundTrip(f *testing.F) {
+	f.Add("/repo", "main", "timed out", 3, 1, 2, 3, true, int64(1_795_980_000))
+	f.Add("/a \"b\"\n\xff", "", "", 1<<20, 0, 0, 64, false, int64(-1))
+	f.Fuzz(func(t *testing.T, root, branch, errText string, dirty, ahead, behind, fails int, up bool, unix int64) {
+		in := Entry{Root: root, Branch: branch, Time: time.Unix(unix, 0).UTC(), Dirty: dirty, Ahead: ahead, Behind: behind,
+			Upstream: up, Err: errText, Fails: fails}
+		var back Entry
+		if err := back.decode(in.appendJSON(nil)); err != nil {
+			if in.Time.Year() < 0 || in.Time.Year() > 9999 { // outside RFC 3339
+				return
+			}
+			t.Fatalf("%+v: %v", in, err)
+		}
+		clamp := func(n, hi int) int { return max(0, min(n, hi)) }
+		in.Dirty, in.Ahead, in.Behind, in.Fails = clamp(dirty, 1<<20), clamp(ahead, 1<<20), clamp(behind, 1<<20), clamp(fails, 64)
+		in.Root, in.Branch, in.Err = jsonRoundTrip(root), jsonRoundTrip(branch), jsonRoundTrip(errText)
+		if !back.Time.Equal(in.Time) {
+			t.Fatalf("time %v, want %v", back.Time, in.Time)
+		}
+		back.Time = in.Time
+		if back != in {
+			t.Fatalf("read back\n %+v\nwant %+v", back, in)
+		}
+		var any Entry
+		any.decode([]byte(root))
+	})
+}
+
+// jsonRoundTrip is s as a JSON string reads back: each invalid UTF-8 byte becomes U+FFFD.
+func jsonRoundTrip(s string) string { return string([]rune(s)) }

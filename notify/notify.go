@@ -14,7 +14,6 @@
 package notify
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -203,38 +202,33 @@ const pendingName = state.NudgePendingName
 // markerName is the file name of a tier's marker in an epoch.
 func markerName(epoch int, t Tier) string { return state.MarkerName(epoch, t.String()) }
 
-// appendJSON appends m as indented JSON, as encoding/json's MarshalIndent writes it (the
-// markers are written on the statusline's hot path, where encoding/json's first use costs a
-// fresh process hundreds of microseconds; TestMarkerJSON holds the two equal).
+// markerFields is a marker file's shape (jsonscan.Field), in file order: the markers are
+// written on the statusline's hot path and read by the hooks, where encoding/json's first use
+// costs a fresh process hundreds of microseconds (TestMarkerJSON holds the file to
+// encoding/json's MarshalIndent).
+var markerFields = [...]jsonscan.Field[Marker]{
+	{Key: "session_id", Read: func(s *jsonscan.Scanner, m *Marker) error { return s.String(&m.Session) }, Write: func(b []byte, m *Marker) []byte { return jsonscan.AppendString(b, m.Session) }},
+	{Key: "epoch", Read: func(s *jsonscan.Scanner, m *Marker) error { return s.Count(&m.Epoch, 1<<31-1) }, Write: func(b []byte, m *Marker) []byte { return jsonscan.AppendInt(b, int64(m.Epoch), false) }},
+	{Key: "tier", Read: func(s *jsonscan.Scanner, m *Marker) error { return s.String(&m.Tier) }, Write: func(b []byte, m *Marker) []byte { return jsonscan.AppendString(b, m.Tier) }},
+	{Key: "tokens", Read: func(s *jsonscan.Scanner, m *Marker) error { return s.Int(&m.Tokens) }, Write: func(b []byte, m *Marker) []byte { return jsonscan.AppendInt(b, m.Tokens, false) }},
+	{Key: "threshold", Read: func(s *jsonscan.Scanner, m *Marker) error { return s.Int(&m.Threshold) }, Write: func(b []byte, m *Marker) []byte { return jsonscan.AppendInt(b, m.Threshold, false) }},
+	{Key: "window", Read: func(s *jsonscan.Scanner, m *Marker) error { return s.Int(&m.Window) }, Write: func(b []byte, m *Marker) []byte { return jsonscan.AppendInt(b, m.Window, false) }},
+	{Key: "auto_compact", Read: func(s *jsonscan.Scanner, m *Marker) error { return s.Int(&m.AutoCompact) }, Write: func(b []byte, m *Marker) []byte { return jsonscan.AppendInt(b, m.AutoCompact, false) }},
+	{Key: "zone", Read: func(s *jsonscan.Scanner, m *Marker) error { return s.String(&m.Zone) }, Write: func(b []byte, m *Marker) []byte { return jsonscan.AppendString(b, m.Zone) }},
+	{Key: "model", Read: func(s *jsonscan.Scanner, m *Marker) error { return s.String(&m.Model) }, Write: func(b []byte, m *Marker) []byte { return jsonscan.AppendString(b, m.Model) }},
+	{Key: "model_id", Read: func(s *jsonscan.Scanner, m *Marker) error { return s.String(&m.ModelID) }, Write: func(b []byte, m *Marker) []byte { return jsonscan.AppendString(b, m.ModelID) }},
+	{Key: "project", Read: func(s *jsonscan.Scanner, m *Marker) error { return s.String(&m.Project) }, Write: func(b []byte, m *Marker) []byte { return jsonscan.AppendString(b, m.Project) }},
+	{Key: "compactions", Read: func(s *jsonscan.Scanner, m *Marker) error { return s.Count(&m.Compactions, 1<<31-1) }, Write: func(b []byte, m *Marker) []byte {
+		return jsonscan.AppendInt(b, int64(m.Compactions), false)
+	}},
+	{Key: "time", Read: func(s *jsonscan.Scanner, m *Marker) error { return s.Time(&m.Time) }, Write: func(b []byte, m *Marker) []byte { return jsonscan.AppendTime(b, m.Time) }},
+	{Key: "nudge", Read: func(s *jsonscan.Scanner, m *Marker) error { return s.Bool(&m.Nudge) }, Write: func(b []byte, m *Marker) []byte { return strconv.AppendBool(b, m.Nudge) }},
+	{Key: "notify", Read: func(s *jsonscan.Scanner, m *Marker) error { return s.Bool(&m.Notify) }, Write: func(b []byte, m *Marker) []byte { return strconv.AppendBool(b, m.Notify) }},
+}
+
+// appendJSON appends m as indented JSON, as encoding/json's MarshalIndent writes it.
 func (m *Marker) appendJSON(b []byte) []byte {
-	str := func(key, v string) {
-		b = append(append(append(b, ",\n  \""...), key...), "\": "...)
-		b = jsonscan.AppendString(b, v)
-	}
-	num := func(key string, v int64) {
-		b = append(append(append(b, ",\n  \""...), key...), "\": "...)
-		b = strconv.AppendInt(b, v, 10)
-	}
-	flag := func(key string, v bool) {
-		b = append(append(append(b, ",\n  \""...), key...), "\": "...)
-		b = strconv.AppendBool(b, v)
-	}
-	b = jsonscan.AppendString(append(b, "{\n  \"session_id\": "...), m.Session)
-	num("epoch", int64(m.Epoch))
-	str("tier", m.Tier)
-	num("tokens", m.Tokens)
-	num("threshold", m.Threshold)
-	num("window", m.Window)
-	num("auto_compact", m.AutoCompact)
-	str("zone", m.Zone)
-	str("model", m.Model)
-	str("model_id", m.ModelID)
-	str("project", m.Project)
-	num("compactions", int64(m.Compactions))
-	str("time", m.Time.Format(time.RFC3339Nano))
-	flag("nudge", m.Nudge)
-	flag("notify", m.Notify)
-	return append(b, "\n}\n"...)
+	return append(jsonscan.AppendObject(b, m, markerFields[:], "  "), '\n')
 }
 
 // Input is one render's facts for Check.
@@ -466,7 +460,7 @@ func readMarker(sdir string, e int, t Tier) (*Marker, error) {
 		return nil, err
 	}
 	var m Marker
-	if err := json.Unmarshal(data, &m); err != nil {
+	if err := jsonscan.DecodeFields(data, &m, markerFields[:]); err != nil {
 		return nil, fmt.Errorf("zoneline: marker %d-%s: %w", e, t, err)
 	}
 	return &m, nil

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/zoneline/zoneline/config"
+	"github.com/zoneline/zoneline/internal/jsonscan"
 	"github.com/zoneline/zoneline/state"
 	"github.com/zoneline/zoneline/zones"
 )
@@ -532,5 +533,12 @@ func TestMarkerJSON(t *testing.T) {
 	want, _ := json.MarshalIndent(base, "", "  ")
 	if got := base.appendJSON(nil); string(got) != string(want)+"\n" {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	var back Marker
+	if err := jsonscan.DecodeFields(want, &back, markerFields[:]); err != nil || !back.Time.Equal(base.Time) {
+		t.Fatalf("read back %+v, %v", back, err)
+	}
+	if back.Time = base.Time; back != base {
+		t.Errorf("read back:\n got %+v\nwant %+v", back, base)
 	}
 }

@@ -23,12 +23,7 @@ func (c *Context) resumeVerdict(s *state.Session) string {
 		return ""
 	}
 	var v string
-	jsonscan.Decode(data, func(sc *jsonscan.Scanner, k []byte) error {
-		if jsonscan.KeyIs(k, "verdict") {
-			return sc.String(&v)
-		}
-		return sc.Skip()
-	})
+	jsonscan.DecodeFields(data, &v, verdictFields[:])
 	switch v {
 	case hook.OnPlan:
 		return statusline.ResumeOnPlan
@@ -37,3 +32,6 @@ func (c *Context) resumeVerdict(s *state.Session) string {
 	}
 	return ""
 }
+
+// verdictFields is the part of resume.json the line shows (jsonscan.Field).
+var verdictFields = [...]jsonscan.Field[string]{{Key: "verdict", Read: func(s *jsonscan.Scanner, v *string) error { return s.String(v) }}}

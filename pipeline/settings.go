@@ -47,24 +47,32 @@ func claudeSettings(path string) (enabled *bool, window int64, set bool) {
 	if err != nil {
 		return nil, 0, false
 	}
-	err = jsonscan.Decode(data, func(s *jsonscan.Scanner, k []byte) error {
-		switch {
-		case jsonscan.KeyIs(k, "autoCompactEnabled"):
-			set = true
-			return s.BoolPtr(&enabled)
-		case jsonscan.KeyIs(k, "autoCompactWindow"):
-			raw, err := s.Raw()
-			if n, perr := strconv.ParseInt(string(raw), 10, 64); perr == nil {
-				window, set = n, true
-			}
-			return err
-		}
-		return s.Skip()
-	})
-	if err != nil && !errors.As(err, new(*jsonscan.TypeError)) {
+	var v autoCompact
+	if err := jsonscan.DecodeFields(data, &v, autoCompactFields[:]); err != nil && !errors.As(err, new(*jsonscan.TypeError)) {
 		return nil, 0, false
 	}
-	return enabled, window, set
+	return v.enabled, v.window, v.set
+}
+
+// autoCompact is what a settings file says of auto-compact; set: it names either key.
+type autoCompact struct {
+	enabled *bool
+	window  int64
+	set     bool
+}
+
+var autoCompactFields = [...]jsonscan.Field[autoCompact]{
+	{Key: "autoCompactEnabled", Read: func(s *jsonscan.Scanner, v *autoCompact) error {
+		v.set = true
+		return s.BoolPtr(&v.enabled)
+	}},
+	{Key: "autoCompactWindow", Read: func(s *jsonscan.Scanner, v *autoCompact) error {
+		raw, err := s.Raw()
+		if n, perr := strconv.ParseInt(string(raw), 10, 64); perr == nil {
+			v.window, v.set = n, true
+		}
+		return err
+	}},
 }
 
 // settingsFiles are Claude Code's settings that can turn auto-compact off or move it, lowest

@@ -6,7 +6,6 @@ package sessions
 
 import (
 	"cmp"
-	"encoding/json"
 	"errors"
 	"io/fs"
 	"os"
@@ -204,13 +203,9 @@ func compare(a, b Entry) int {
 // Sort orders entries most urgent first.
 func Sort(es []Entry) { slices.SortStableFunc(es, compare) }
 
-// Compactions is the part of compactions.json (written by the hooks under a lock, replaced
-// atomically) that the registry reads.
-type Compactions struct {
-	Count     int `json:"count"`     // compactions recorded by PostCompact
-	Delivered int `json:"delivered"` // the highest compaction whose restore was delivered
-	Pending   int `json:"pending"`   // the compaction whose restore waits for the next prompt
-}
+// Compactions is compactions.json (written by the hooks under a lock, replaced atomically):
+// Count, Delivered and Pending are what the registry reads.
+type Compactions = state.Compactions
 
 // CompactionsFile is the hooks' compaction record in a session's folder.
 const CompactionsFile = state.CompactionsName
@@ -227,7 +222,7 @@ func ReadCompactions(d state.Dir, id string) (Compactions, error) {
 	if err != nil {
 		return c, err
 	}
-	err = json.Unmarshal(data, &c)
+	err = c.Decode(data)
 	return c, err
 }
 
@@ -240,6 +235,17 @@ const PromptFile = state.PromptName
 type Prompt struct {
 	PromptID string    `json:"prompt_id,omitempty"`
 	Time     time.Time `json:"time"`
+}
+
+// promptFields is prompt.json's shape (jsonscan.Field).
+var promptFields = [...]jsonscan.Field[Prompt]{
+	{Key: "prompt_id", Read: func(s *jsonscan.Scanner, p *Prompt) error { return s.String(&p.PromptID) }, Write: func(b []byte, p *Prompt) []byte {
+		if p.PromptID == "" {
+			return b
+		}
+		return jsonscan.AppendString(b, p.PromptID)
+	}},
+	{Key: "time", Read: func(s *jsonscan.Scanner, p *Prompt) error { return s.Time(&p.Time) }, Write: func(b []byte, p *Prompt) []byte { return jsonscan.AppendTime(b, p.Time) }},
 }
 
 // RecordPrompt stamps the session's last prompt: the UserPromptSubmit hook calls it so that
@@ -256,10 +262,8 @@ func RecordPrompt(d state.Dir, id, promptID string, now time.Time) error {
 		state.Private(path, fi)
 		return os.Chtimes(path, now, now)
 	}
-	data := append([]byte(`{"prompt_id":`), jsonscan.AppendString(nil, promptID)...)
-	data = append(data, `,"time":"`...)
-	data = now.UTC().AppendFormat(data, time.RFC3339Nano)
-	if err := state.Replace(path, append(data, "\"}\n"...)); err != nil {
+	data := jsonscan.AppendObject(nil, &Prompt{promptID, now.UTC()}, promptFields[:], "")
+	if err := state.Replace(path, append(data, '\n')); err != nil {
 		return err
 	}
 	return os.Chtimes(path, now, now)
@@ -280,7 +284,7 @@ func ReadPrompt(d state.Dir, id string) (Prompt, error) {
 	if err != nil {
 		return p, err
 	}
-	err = json.Unmarshal(data, &p)
+	err = jsonscan.DecodeFields(data, &p, promptFields[:])
 	p.Time = fi.ModTime()
 	return p, err
 }

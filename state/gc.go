@@ -170,14 +170,12 @@ func gitEntryRoot(path string) (root string, ok bool) {
 	if err != nil {
 		return "", false
 	}
-	err = jsonscan.Decode(data, func(s *jsonscan.Scanner, k []byte) error {
-		if jsonscan.KeyIs(k, "root") {
-			return s.String(&root)
-		}
-		return s.Skip()
-	})
+	err = jsonscan.DecodeFields(data, &root, gitRootFields[:])
 	return root, err == nil && root != ""
 }
+
+// gitRootFields is the part of a git cache entry the GC reads (gitcache's entryFields).
+var gitRootFields = [...]jsonscan.Field[string]{{Key: "root", Read: func(s *scanner, root *string) error { return s.String(root) }}}
 
 // worktreeExists reports whether root, an absolute path, is still there. Only a path that is
 // certainly gone (ErrNotExist) counts as gone: a worktree on an unmounted or unreadable disk

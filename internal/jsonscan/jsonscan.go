@@ -1,8 +1,9 @@
 // Package jsonscan is a small validating JSON scanner for zoneline's hot paths. The statusline
 // and the hooks run as a fresh process after every turn, so they must not pay encoding/json's
 // first-use cost (reflection over the decoded types, building field caches: several hundred
-// microseconds per process, measured). A caller walks one object with a callback per key, reads
-// the fields it wants and skips the rest. It keeps encoding/json's semantics where they matter:
+// microseconds per process, measured). A record is read through its key table (Field,
+// table.go): each key's reader takes its field, the rest is skipped (Decode's callback per key is
+// the form beneath). It keeps encoding/json's semantics where they matter:
 // the whole input must be valid JSON; keys match exactly or ASCII case-insensitively; a field of
 // the wrong type is skipped and reported while the others are kept; invalid UTF-8 and lone
 // surrogates become U+FFFD. payload's FuzzScanMatchesEncodingJSON holds it to encoding/json.
@@ -40,7 +41,7 @@ type Scanner struct {
 	// keys are the table keys (Field.Key, "[]" for an array element) leading to the value being
 	// read, so that a type error names its field's path ("rate_limits.five_hour"); nkeys may
 	// exceed len(keys), whose deeper keys are left out of the name.
-	keys  [8]string
+	keys  [4]string
 	nkeys int
 }
 
@@ -183,40 +184,29 @@ func (s *Scanner) String(dst *string) error {
 
 // StringPtr reads an optional string: null sets nil.
 func (s *Scanner) StringPtr(dst **string) error {
+	var v string
 	switch s.peek() {
-	case '"':
-		raw, err := s.rawString()
-		if err != nil {
-			return err
-		}
-		v := Unquote(raw)
-		*dst = &v
-		return nil
 	case 'n':
 		*dst = nil
-		return s.literal("null")
+	case '"':
+		*dst = &v
 	}
-	s.mismatch("")
-	return s.Skip()
+	return s.String(&v)
 }
 
 // BoolPtr reads an optional bool: null sets nil.
 func (s *Scanner) BoolPtr(dst **bool) error {
 	switch s.peek() {
-	case 't', 'f':
-		v := s.b[s.i] == 't'
-		lit := "false"
-		if v {
-			lit = "true"
-		}
-		if err := s.literal(lit); err != nil {
-			return err
-		}
-		*dst = &v
-		return nil
 	case 'n':
 		*dst = nil
 		return s.literal("null")
+	case 't', 'f':
+		v := s.b[s.i] == 't'
+		*dst = &v
+		if v {
+			return s.literal("true")
+		}
+		return s.literal("false")
 	}
 	s.mismatch("")
 	return s.Skip()
@@ -385,29 +375,8 @@ func (s *Scanner) Skip() error {
 		_, err := s.object(func([]byte) error { return s.Skip() })
 		return err
 	case c == '[':
-		s.i++
-		if s.depth++; s.depth > maxDepth {
-			return s.fail("nesting too deep")
-		}
-		defer func() { s.depth-- }()
-		if s.peek() == ']' {
-			s.i++
-			return nil
-		}
-		for {
-			if err := s.Skip(); err != nil {
-				return err
-			}
-			switch s.peek() {
-			case ',':
-				s.i++
-			case ']':
-				s.i++
-				return nil
-			default:
-				return s.fail("want ',' or ']'")
-			}
-		}
+		_, err := s.Array(s.Skip)
+		return err
 	case c == '"':
 		_, err := s.rawString()
 		return err

@@ -61,12 +61,13 @@ func ReadPtr[T any](s *Scanner, dst **T, fields []Field[T]) error {
 }
 
 // ReadList reads an array of objects through fields, appending each to *dst while it holds
-// fewer than max (dropped counts the others); a null or another kind of value leaves it.
-func ReadList[T any](s *Scanner, dst *[]T, max int, dropped *int, fields []Field[T]) error {
+// fewer than limit (dropped, when not nil, counts the others); a null or another kind of value
+// leaves it.
+func ReadList[T any](s *Scanner, dst *[]T, limit int, dropped *int, fields []Field[T]) error {
 	_, err := s.Array(func() error {
 		var v T
 		_, err := ReadObject(s, &v, fields)
-		if len(*dst) < max {
+		if len(*dst) < limit {
 			*dst = append(*dst, v)
 		} else if dropped != nil {
 			*dropped++
