@@ -8,6 +8,7 @@ package realworld
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -21,8 +22,8 @@ import (
 
 	"github.com/zoneline/zoneline/config"
 	"github.com/zoneline/zoneline/pipeline"
+	"github.com/zoneline/zoneline/snapshot"
 	"github.com/zoneline/zoneline/state"
-	"github.com/zoneline/zoneline/transcript"
 	"github.com/zoneline/zoneline/tune"
 	"github.com/zoneline/zoneline/zones"
 )
@@ -198,27 +199,31 @@ func render(t *testing.T, path, model string) pipeline.Rendered {
 	return c.Render([]byte(payload), nil, config.Default(), nil)
 }
 
-// checkFlight compares the snapshot's work in flight (transcript.Facts, which the PreCompact
-// snapshot records) with the test's reading: the background commands and subagents not known
-// to have ended, and whether plan mode is on.
+// checkFlight compares the PreCompact snapshot's work in flight (snapshot.Take without a state
+// dir: what the transcript shows) with the test's reading: the background commands and
+// subagents not known to have ended, and whether plan mode is on; and its compaction count.
 func checkFlight(t *testing.T, at, path string, f *facts) bool {
-	fs, err := transcript.Facts(path, 0, transcript.FactLimits{})
-	if err != nil {
-		t.Errorf("%s: facts: %v", at, err)
+	snap := snapshot.Take(context.Background(), snapshot.Input{SessionID: "730c8849-a6f0-454b-a922-063e0b765bf2", Transcript: path, Now: time.Now()})
+	if len(snap.Problems) > 0 || snap.InFlight == nil {
+		t.Errorf("%s: snapshot problems %q", at, snap.Problems)
 		return false
 	}
+	fl := &snap.InFlight.Flight
+	ok := snap.Compactions == f.compactions
+	if !ok {
+		t.Errorf("%s: snapshot counts %d compactions, want %d", at, snap.Compactions, f.compactions)
+	}
 	var bg, ag []string
-	for _, b := range fs.Flight.Background {
+	for _, b := range fl.Background {
 		if !b.Stopped {
 			bg = append(bg, b.ToolUseID)
 		}
 	}
-	for _, a := range fs.Flight.Agents {
+	for _, a := range fl.Agents {
 		if !a.Finished && !a.Failed {
 			ag = append(ag, a.ToolUseID)
 		}
 	}
-	ok := true
 	wantBg, wantAg := f.openBackground(), f.openAgents()
 	if !slices.Equal(bg, wantBg) {
 		ok = false
@@ -228,9 +233,9 @@ func checkFlight(t *testing.T, at, path string, f *facts) bool {
 		ok = false
 		t.Errorf("%s: subagents in flight %v, want %v", at, ag, wantAg)
 	}
-	if plan := fs.Flight.Mode == "plan"; plan != (f.mode == "plan") {
+	if plan := fl.Mode == "plan"; plan != (f.mode == "plan") {
 		ok = false
-		t.Errorf("%s: plan mode %v (mode %q), want %v (mode %q)", at, plan, fs.Flight.Mode, f.mode == "plan", f.mode)
+		t.Errorf("%s: plan mode %v (mode %q), want %v (mode %q)", at, plan, fl.Mode, f.mode == "plan", f.mode)
 	}
 	return ok
 }
