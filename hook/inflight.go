@@ -112,8 +112,10 @@ func (l *restoreList) planMode(f *transcript.Flight) {
 	switch {
 	case f.Mode == "plan":
 		l.add("- PLAN MODE WAS ON at PreCompact%s: stay in plan mode; present the plan (ExitPlanMode) before any edit or command that changes anything.", planFile(f))
-	case !f.PlanExited.IsZero() && f.Mode == "":
+	case !f.PlanExited.IsZero() && f.Mode == "" && f.PlanApproved:
 		l.add("- Plan mode ended at %s: the plan was approved%s; carry it out. The permission mode chosen then is not recorded.", clock(f.PlanExited), planFile(f))
+	case !f.PlanExited.IsZero() && f.Mode == "":
+		l.add("- Plan mode was left at %s%s; the permission mode since is not recorded.", clock(f.PlanExited), planFile(f))
 	case f.PlanSeen:
 		l.add("- Plan mode was on earlier in this session%s; the permission mode at PreCompact was %s.", planFile(f), orUnknown(f.Mode))
 	case f.Mode != "":

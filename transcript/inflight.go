@@ -43,7 +43,8 @@ type Flight struct {
 	// PlanExited is when plan mode was last left (ExitPlanMode's plan approved, or a
 	// plan_mode_exit attachment) with no permission mode recorded since: Mode is then "" (which
 	// of the modes the user picked on approval is not written down).
-	PlanExited time.Time `json:"plan_exited,omitzero"`
+	PlanExited   time.Time `json:"plan_exited,omitzero"`
+	PlanApproved bool      `json:"plan_approved,omitzero"` // it was left through an approved plan (not the user's own switch)
 }
 
 // Empty reports whether f records nothing.
@@ -337,13 +338,14 @@ func (c *flightCollector) tool(b contentBlock, t time.Time) {
 	}
 }
 
-// planExit records that plan mode ended at t: the mode in force since is not recorded.
-func (c *flightCollector) planExit(t time.Time) {
+// planExit records that plan mode ended at t (approved: through an approved plan): the mode in
+// force since is not recorded.
+func (c *flightCollector) planExit(t time.Time, approved bool) {
 	c.f.PlanSeen = true
 	if c.f.Mode == "plan" || c.f.Mode == "" {
 		c.f.Mode, c.f.ModeTime = "", time.Time{}
 	}
-	c.f.PlanExited = t
+	c.f.PlanExited, c.f.PlanApproved = t, approved
 }
 
 // outputStatus reads a TaskOutput or BashOutput result: "<status>…</status>" (and TaskOutput's
@@ -441,7 +443,7 @@ func (c *flightCollector) results(content []byte, t time.Time) {
 		if c.exits[b.ToolUseID] {
 			delete(c.exits, b.ToolUseID)
 			if !b.IsError && strings.HasPrefix(strings.TrimSpace(resultText(b.Content)), planApproved) {
-				c.planExit(t)
+				c.planExit(t, true)
 			}
 		}
 		if u, ok := c.updates[b.ToolUseID]; ok {
@@ -620,8 +622,10 @@ func (c *flightCollector) record(typ string, line []byte) {
 				c.f.PlanFile = clip(r.Attachment.PlanFile, MaxFlightPath)
 			}
 			if r.Attachment.Type == "plan_mode_exit" {
-				t, _ := time.Parse(time.RFC3339Nano, r.Timestamp)
-				c.planExit(t)
+				if c.f.Mode == "plan" || c.f.PlanExited.IsZero() { // (after an approval: the same exit)
+					t, _ := time.Parse(time.RFC3339Nano, r.Timestamp)
+					c.planExit(t, false)
+				}
 			}
 		}
 	}

@@ -72,7 +72,7 @@ func TestFlightTaskOutput(t *testing.T) {
 // one does not); no later record gives the mode, so it is unknown, not "plan".
 func TestFlightPlanApproved(t *testing.T) {
 	f := realworldFacts(t, "plan-approved.jsonl").Flight
-	if f.Mode == "plan" || f.Mode != "" || !f.PlanSeen || f.PlanExited.IsZero() {
+	if f.Mode == "plan" || f.Mode != "" || !f.PlanSeen || f.PlanExited.IsZero() || !f.PlanApproved {
 		t.Errorf("mode %q plan seen %v exited %v, want plan mode ended at the approval, mode unknown", f.Mode, f.PlanSeen, f.PlanExited)
 	}
 	if got := f.PlanExited.UTC().Format("15:04:05"); got != "10:02:30" {
@@ -198,5 +198,17 @@ func TestIgnoredFormats(t *testing.T) {
 	fs := realworldFacts(t, "formats.jsonl")
 	if len(fs.Prompts) != 1 || len(fs.Flight.Background) != 0 || len(fs.Commands) != 0 || fs.Compactions != 0 {
 		t.Errorf("facts %+v: want one prompt and nothing else", fs)
+	}
+}
+
+// TestFlightPlanModeExitAttachment: a plan_mode_exit attachment (2.1.185) ends plan mode too,
+// not as an approval.
+func TestFlightPlanModeExitAttachment(t *testing.T) {
+	c := flightCollector{}
+	c.record("permission-mode", []byte(`{"type":"permission-mode","permissionMode":"plan"}`))
+	c.record("attachment", []byte(`{"type":"attachment","isSidechain":false,"timestamp":"2026-06-22T01:09:39.750Z","attachment":{"type":"plan_mode_exit","planFilePath":"/home/user/.claude/plans/steady-deer.md","planExists":false}}`))
+	f := c.done()
+	if f.Mode != "" || f.PlanExited.IsZero() || f.PlanApproved || f.PlanFile != "/home/user/.claude/plans/steady-deer.md" {
+		t.Errorf("flight %+v: want plan mode left at 01:09:39, not approved", f)
 	}
 }

@@ -67,6 +67,10 @@ var scanSeeds = []string{
 	`{"type":"assistant","message":{"usage":{"input_tokens":01}}}`,
 	`{"type":"system","ſubtype":"compact_boundary","compactMetadata":{"postTokens":7}}`,
 	`{"type":"assistant","message":{"usage":{"input_toKens":4,"cache_read_input_tokens":2}}}`,
+	`{"type":"system","subtype":"compact_boundary","compactMetadata":{"trigger":"auto","preTokens":9,"postTokens":null}}`,
+	`{"type":"system","subtype":"compact_boundary","compactMetadata":{"postTokens":3},"compactMetadata":{"postTokens":null}}`,
+	`{"type":"user","parentUuid":null,"isCompactSummary":true}`,
+	`{"type":"user","parentUuid":7}`,
 }
 
 func TestScanRecordMatchesJSON(t *testing.T) {
@@ -74,6 +78,8 @@ func TestScanRecordMatchesJSON(t *testing.T) {
 		checkScanMatchesJSON(t, []byte(s))
 	}
 	files, _ := filepath.Glob("../testdata/claude-code/*/*.jsonl")
+	more, _ := filepath.Glob("testdata/realworld/*.jsonl") // the older and newer shapes: postTokens absent, parentUuid, …
+	files = append(files, more...)
 	if len(files) == 0 {
 		t.Fatal("no recorded transcripts")
 	}

@@ -16,7 +16,7 @@ type Context struct {
 	// Torn: the file's last line is not a whole record (a line being written, cut without its
 	// newline); it was skipped.
 	Torn     bool
-	Boundary bool // the search reached a compact_boundary before any reply: the context was compacted and nothing has been answered since (Found is false if the boundary recorded no postTokens)
+	Boundary bool // the search reached a compaction (Record.IsCompaction) before any reply: nothing has been answered since (Found is false if it recorded no postTokens)
 }
 
 // Tail returns the latest context size recorded in the transcript at path:

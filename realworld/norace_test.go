@@ -1,0 +1,5 @@
+//go:build !race
+
+package realworld
+
+const raceOn = false
