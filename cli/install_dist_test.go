@@ -141,3 +141,26 @@ func TestStableBinSymlinkedDir(t *testing.T) {
 		t.Errorf("copy: %q, %v", b, err)
 	}
 }
+
+// TestLookPathAbsoluteOnly: a zoneline in the working folder, named by an empty, "." or relative
+// PATH entry, is not the zoneline on PATH.
+func TestLookPathAbsoluteOnly(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("a shell script stands in for zoneline")
+	}
+	dir := t.TempDir()
+	for _, p := range []string{"zoneline", "tools/zoneline", "bin/zoneline"} {
+		p = filepath.Join(dir, p)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte("#!/bin/sh\n"), 0o755)
+	}
+	t.Chdir(dir)
+	for _, path := range []string{".", ":/nonexistent", "tools", "./tools:/nonexistent", "/nonexistent:"} {
+		if p, err := lookPath("zoneline", path); err == nil {
+			t.Errorf("lookPath(zoneline, %q) = %s: a zoneline in the working folder", path, p)
+		}
+	}
+	if p, err := lookPath("zoneline", "/nonexistent:"+filepath.Join(dir, "bin")); err != nil || p != filepath.Join(dir, "bin", "zoneline") {
+		t.Errorf("lookPath in an absolute entry = %q, %v", p, err)
+	}
+}
