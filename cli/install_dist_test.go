@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/zoneline/zoneline/install"
 	"github.com/zoneline/zoneline/notify"
 )
 
@@ -162,5 +163,22 @@ func TestLookPathAbsoluteOnly(t *testing.T) {
 	}
 	if p, err := lookPath("zoneline", "/nonexistent:"+filepath.Join(dir, "bin")); err != nil || p != filepath.Join(dir, "bin", "zoneline") {
 		t.Errorf("lookPath in an absolute entry = %q, %v", p, err)
+	}
+}
+
+// TestPrintInstallSafe: the install report prints no control sequence a settings file, a record
+// or a repository's folder name carried in (an event key, a skill folder, the path).
+func TestPrintInstallSafe(t *testing.T) {
+	esc := "\x1b]52;c;ZWNobyBoaQ==\x07\x1b[2J\u202e\u009b"
+	res := &install.Result{
+		Settings: "/tmp/repo" + esc + "/.claude/settings.json", Backup: "/b" + esc, Record: "/r" + esc, Diff: "+x" + esc + "\n",
+		Changes: []install.Change{{Item: "hook Ev" + esc, Action: install.Removed, Detail: "d" + esc}, {Item: "skill /" + esc, Action: install.Skipped, Detail: esc}},
+	}
+	for _, dry := range []bool{false, true} {
+		var b bytes.Buffer
+		printInstall(&b, "install", res, dry)
+		if strings.ContainsAny(b.String(), "\x1b\x07\u202e\u009b") {
+			t.Errorf("dry run %v: control characters in the report: %q", dry, b.String())
+		}
 	}
 }
