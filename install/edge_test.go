@@ -1,6 +1,7 @@
 package install
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -243,5 +244,23 @@ func TestUninstallRecordConfined(t *testing.T) {
 	}
 	if _, err := os.Stat(empty); err != nil {
 		t.Errorf("uninstall removed the folder %s, which the record named: %v", empty, err)
+	}
+}
+
+// TestParseDeepNesting: a settings file nested thousands deep (a repository's .claude, read by
+// doctor -project and install -project) is refused at once with its place, not parsed in time
+// that grows with the square of its depth.
+func TestParseDeepNesting(t *testing.T) {
+	for _, n := range []int{maxDepth + 1, 3000} {
+		s := `{"a": ` + strings.Repeat("[", n) + strings.Repeat("]", n) + `}`
+		_, err := Parse("settings.json", []byte(s))
+		var pe *ParseError
+		if !errors.As(err, &pe) || !strings.Contains(pe.Reason, "nested deeper") || pe.Line != 1 {
+			t.Errorf("depth %d: err = %v, want a ParseError for the nesting", n, err)
+		}
+	}
+	ok := `{"a": ` + strings.Repeat("[", maxDepth-1) + strings.Repeat("]", maxDepth-1) + `}`
+	if _, err := Parse("settings.json", []byte(ok)); err != nil {
+		t.Errorf("depth %d refused: %v", maxDepth, err)
 	}
 }
