@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/zoneline/zoneline/internal/testtmp"
 )
 
 // TestPluginRunnerList: hooks/run names exactly PluginHomeBins, in order, and prints
@@ -65,7 +67,7 @@ func TestPluginRunnerList(t *testing.T) {
 		{"none", "{a}:{b}", "{home}", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			root := t.TempDir()
+			root := testtmp.Dir(t)
 			project := filepath.Join(root, "project")
 			repl := strings.NewReplacer("{a}", filepath.Join(root, "a"), "{b}", filepath.Join(root, "b"), "{home}", filepath.Join(root, "home"))
 			for _, d := range []string{project, filepath.Join(root, "a"), filepath.Join(root, "b"), filepath.Join(root, "home")} {
