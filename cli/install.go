@@ -236,6 +236,9 @@ func (e *Env) install(o installOptions, uninstall bool) error {
 		Skills: skills.FS, Config: e.Paths.Config, StateDir: e.Paths.StateDir,
 		Force: o.force, Wrap: o.wrap, DryRun: o.dryRun, Purge: o.purge, Now: e.Now,
 	}
+	if o.project {
+		opts.Within = filepath.Dir(claudeDir) // the repository
+	}
 	verb := "install"
 	run := install.Install
 	if uninstall {
