@@ -162,6 +162,9 @@ func newPlan(o Options) (*plan, error) {
 	if err := within(p.sf.path, o.Within); err != nil {
 		return nil, err
 	}
+	if err := within(filepath.Join(o.ClaudeDir, "skills", skillMarker), o.Within); o.ClaudeDir != "" && err != nil {
+		return nil, err // the skills folder, which install writes and uninstall removes from
+	}
 	if p.rec, err = LoadRecord(o.Settings); err != nil {
 		return nil, err
 	}
