@@ -141,9 +141,11 @@ func sendTest(companion string, cfg *config.Config, stateDir string) error {
 }
 
 // lookPath finds name in the PATH value given (not the process's own, so tests can set it).
+// Only absolute entries count: an empty, "." or relative one names the folder zoneline runs in,
+// a project's, as it does for the plugin's hooks/run (install.PluginBinary).
 func lookPath(name, path string) (string, error) {
 	for _, d := range filepath.SplitList(path) {
-		if d == "" {
+		if !filepath.IsAbs(d) {
 			continue
 		}
 		p := filepath.Join(d, name)

@@ -236,6 +236,9 @@ func (e *Env) install(o installOptions, uninstall bool) error {
 		Skills: skills.FS, Config: e.Paths.Config, StateDir: e.Paths.StateDir,
 		Force: o.force, Wrap: o.wrap, DryRun: o.dryRun, Purge: o.purge, Now: e.Now,
 	}
+	if o.project {
+		opts.Within = filepath.Dir(claudeDir) // the repository
+	}
 	verb := "install"
 	run := install.Install
 	if uninstall {
@@ -257,28 +260,32 @@ func (e *Env) install(o installOptions, uninstall bool) error {
 }
 
 func printInstall(w io.Writer, verb string, res *install.Result, dryRun bool) {
-	fmt.Fprintf(w, "zoneline %s: %s\n", verb, res.Settings)
-	for _, c := range res.Changes { // details quote settings.json (another tool's statusLine command)
-		fmt.Fprintf(w, "  %-16s %-28s %s\n", c.Action, c.Item, safetext.Line(c.Detail))
+	// Every string here may come from outside: the paths (a repository's folder names, with
+	// -project), the items (hook event names, skill folders a settings file or record names) and
+	// the details (another tool's statusLine command). Each is one safe line.
+	line := safetext.Line
+	fmt.Fprintf(w, "zoneline %s: %s\n", verb, line(res.Settings))
+	for _, c := range res.Changes {
+		fmt.Fprintf(w, "  %-16s %-28s %s\n", c.Action, line(c.Item), line(c.Detail))
 	}
 	switch {
 	case dryRun && res.Diff != "":
-		fmt.Fprintf(w, "\ndry run: nothing was written. The change to %s would be:\n%s", res.Settings, safetext.Text(res.Diff))
+		fmt.Fprintf(w, "\ndry run: nothing was written. The change to %s would be:\n%s", line(res.Settings), safetext.Text(res.Diff))
 	case dryRun:
-		fmt.Fprintf(w, "\ndry run: nothing was written; %s would not change\n", res.Settings)
+		fmt.Fprintf(w, "\ndry run: nothing was written; %s would not change\n", line(res.Settings))
 	case res.Diff == "":
 		fmt.Fprintf(w, "settings unchanged\n")
 	default:
 		if res.Backup != "" {
-			fmt.Fprintf(w, "backup of the previous settings: %s\n", res.Backup)
+			fmt.Fprintf(w, "backup of the previous settings: %s\n", line(res.Backup))
 		}
 		if verb == "install" {
-			fmt.Fprintf(w, "install record (read by uninstall): %s\n", res.Record)
+			fmt.Fprintf(w, "install record (read by uninstall): %s\n", line(res.Record))
 		}
 	}
 	for _, c := range res.Changes {
 		if c.Action == install.Skipped {
-			fmt.Fprintf(w, "note: %s was skipped: %s\n", c.Item, safetext.Line(c.Detail))
+			fmt.Fprintf(w, "note: %s was skipped: %s\n", line(c.Item), line(c.Detail))
 		}
 	}
 }

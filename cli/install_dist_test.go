@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/zoneline/zoneline/install"
 	"github.com/zoneline/zoneline/notify"
 )
 
@@ -139,5 +140,45 @@ func TestStableBinSymlinkedDir(t *testing.T) {
 	}
 	if b, err := os.ReadFile(filepath.Join(real, "zoneline")); err != nil || string(b) != "main-binary" {
 		t.Errorf("copy: %q, %v", b, err)
+	}
+}
+
+// TestLookPathAbsoluteOnly: a zoneline in the working folder, named by an empty, "." or relative
+// PATH entry, is not the zoneline on PATH.
+func TestLookPathAbsoluteOnly(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("a shell script stands in for zoneline")
+	}
+	dir := t.TempDir()
+	for _, p := range []string{"zoneline", "tools/zoneline", "bin/zoneline"} {
+		p = filepath.Join(dir, p)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte("#!/bin/sh\n"), 0o755)
+	}
+	t.Chdir(dir)
+	for _, path := range []string{".", ":/nonexistent", "tools", "./tools:/nonexistent", "/nonexistent:"} {
+		if p, err := lookPath("zoneline", path); err == nil {
+			t.Errorf("lookPath(zoneline, %q) = %s: a zoneline in the working folder", path, p)
+		}
+	}
+	if p, err := lookPath("zoneline", "/nonexistent:"+filepath.Join(dir, "bin")); err != nil || p != filepath.Join(dir, "bin", "zoneline") {
+		t.Errorf("lookPath in an absolute entry = %q, %v", p, err)
+	}
+}
+
+// TestPrintInstallSafe: the install report prints no control sequence a settings file, a record
+// or a repository's folder name carried in (an event key, a skill folder, the path).
+func TestPrintInstallSafe(t *testing.T) {
+	esc := "\x1b]52;c;ZWNobyBoaQ==\x07\x1b[2J\u202e\u009b"
+	res := &install.Result{
+		Settings: "/tmp/repo" + esc + "/.claude/settings.json", Backup: "/b" + esc, Record: "/r" + esc, Diff: "+x" + esc + "\n",
+		Changes: []install.Change{{Item: "hook Ev" + esc, Action: install.Removed, Detail: "d" + esc}, {Item: "skill /" + esc, Action: install.Skipped, Detail: esc}},
+	}
+	for _, dry := range []bool{false, true} {
+		var b bytes.Buffer
+		printInstall(&b, "install", res, dry)
+		if strings.ContainsAny(b.String(), "\x1b\x07\u202e\u009b") {
+			t.Errorf("dry run %v: control characters in the report: %q", dry, b.String())
+		}
 	}
 }

@@ -126,6 +126,10 @@ func (p *plan) removeDir(d string) {
 	if p.rec != nil && p.rec.Version >= 2 && !slices.Contains(p.rec.Dirs, d) {
 		return
 	}
+	skills := filepath.Join(p.o.ClaudeDir, "skills")
+	if d != skills && !p.inSkills(d) && (p.o.Config == "" || d != filepath.Dir(p.o.Config)) {
+		return // only the folders install writes into (a record may come from a repository)
+	}
 	if fi, err := os.Lstat(d); err == nil && fi.IsDir() {
 		os.Remove(d) // fails unless empty
 	}

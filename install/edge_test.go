@@ -1,6 +1,7 @@
 package install
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -86,7 +87,7 @@ func TestPurge(t *testing.T) {
 	if _, err := Install(o); err != nil {
 		t.Fatal(err)
 	}
-	os.MkdirAll(filepath.Join(o.StateDir, "sessions", "x"), 0o700)
+	os.MkdirAll(filepath.Join(o.StateDir, "sessions", "11111111-2222-3333-4444-555555555555"), 0o700) // named as zoneline names them
 	os.WriteFile(filepath.Join(o.StateDir, "zoneline.log"), []byte("x\n"), 0o600)
 	os.WriteFile(filepath.Join(o.StateDir, "mine.txt"), []byte("x\n"), 0o600)
 	o.Purge = true
@@ -219,5 +220,47 @@ func TestPurgeStateOnlyOurs(t *testing.T) {
 	want := []string{filepath.Join("git", "myrepo"), filepath.Join("sessions", "notes.md"), "todo.txt"}
 	if strings.Join(left, ",") != strings.Join(want, ",") {
 		t.Errorf("left = %q, want %q", left, want)
+	}
+}
+
+// TestUninstallRecordConfined: the install record beside a project's settings is the
+// repository's file: uninstall -project removes nothing it names outside the skills folder, a
+// file whose hash it knows and an empty folder alike.
+func TestUninstallRecordConfined(t *testing.T) {
+	dir := testtmp.Dir(t)
+	o := testOptions(dir)
+	victim := filepath.Join(dir, "home", "notes.md")
+	empty := filepath.Join(dir, "home", "empty")
+	os.MkdirAll(empty, 0o755)
+	os.WriteFile(victim, []byte("my notes\n"), 0o644)
+	os.MkdirAll(o.ClaudeDir, 0o755)
+	rec := `{"version": 2, "skills": {"` + victim + `": "` + hash([]byte("my notes\n")) + `", "` + filepath.Join(o.ClaudeDir, "skills", "..", "..", "home", "notes.md") + `": "` + hash([]byte("my notes\n")) + `"}, "dirs": ["` + empty + `"]}`
+	os.WriteFile(RecordPath(o.Settings), []byte(rec), 0o644)
+	if _, err := Uninstall(o); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(victim); err != nil {
+		t.Errorf("uninstall removed %s, which the record named: %v", victim, err)
+	}
+	if _, err := os.Stat(empty); err != nil {
+		t.Errorf("uninstall removed the folder %s, which the record named: %v", empty, err)
+	}
+}
+
+// TestParseDeepNesting: a settings file nested thousands deep (a repository's .claude, read by
+// doctor -project and install -project) is refused at once with its place, not parsed in time
+// that grows with the square of its depth.
+func TestParseDeepNesting(t *testing.T) {
+	for _, n := range []int{maxDepth + 1, 3000} {
+		s := `{"a": ` + strings.Repeat("[", n) + strings.Repeat("]", n) + `}`
+		_, err := Parse("settings.json", []byte(s))
+		var pe *ParseError
+		if !errors.As(err, &pe) || !strings.Contains(pe.Reason, "nested deeper") || pe.Line != 1 {
+			t.Errorf("depth %d: err = %v, want a ParseError for the nesting", n, err)
+		}
+	}
+	ok := `{"a": ` + strings.Repeat("[", maxDepth-1) + strings.Repeat("]", maxDepth-1) + `}`
+	if _, err := Parse("settings.json", []byte(ok)); err != nil {
+		t.Errorf("depth %d refused: %v", maxDepth, err)
 	}
 }

@@ -95,6 +95,7 @@ type Options struct {
 	Wrap      bool   // a foreign statusLine: rewrite it to zoneline wrapping its command (wrap.go)
 	DryRun    bool   // change nothing; Result.Diff says what would change
 	Purge     bool   // uninstall: remove the config and state too
+	Within    string // -project: the repository; a settings file that resolves outside it is refused
 	Now       func() time.Time
 
 	// beforeCommit, when set (tests), runs after the new settings are written to their temp

@@ -109,11 +109,17 @@ func Parse(file string, data []byte) (*Document, error) {
 }
 
 type parser struct {
-	file string
-	data []byte
-	dec  *json.Decoder
-	base int64 // offset of the decoder's input in data
+	file  string
+	data  []byte
+	dec   *json.Decoder
+	base  int64 // offset of the decoder's input in data
+	depth int   // containers open around the value being read
 }
+
+// maxDepth is the deepest nesting of objects and arrays Parse reads. Claude Code's settings nest
+// about five deep; a file nested thousands deep (a repository's, for doctor -project) would
+// cost time in the square of its depth (each container keeps its canonical form).
+const maxDepth = 64
 
 func (p *parser) offset() int { return int(p.dec.InputOffset() + p.base) }
 
@@ -185,6 +191,10 @@ func (p *parser) value() (*Node, error) {
 	n := &Node{}
 	switch v := t.(type) {
 	case json.Delim:
+		if p.depth++; p.depth > maxDepth {
+			return nil, p.errAt(start, fmt.Sprintf("nested deeper than %d levels: not a settings file zoneline edits", maxDepth))
+		}
+		defer func() { p.depth-- }()
 		switch v {
 		case '{':
 			n.Kind = Object

@@ -85,6 +85,28 @@ func readSettings(p string) (*settingsFile, error) {
 	return sf, nil
 }
 
+// within refuses a settings file whose real path (symlinks resolved, its folder's too) is
+// outside the folder root ("" for no bound): a repository's .claude/settings.json linked to the
+// user's own settings would let the repository's install record decide what uninstall
+// -project writes there (the statusLine it puts back).
+func within(settings, root string) error {
+	if root == "" {
+		return nil
+	}
+	r, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return fmt.Errorf("zoneline: %v", err)
+	}
+	real := settings
+	if d, err := filepath.EvalSymlinks(filepath.Dir(settings)); err == nil {
+		real = filepath.Join(d, filepath.Base(settings))
+	}
+	if rel, err := filepath.Rel(r, real); err != nil || !filepath.IsLocal(rel) {
+		return fmt.Errorf("zoneline: %s is outside the repository %s (a symlink?): with -project zoneline edits only the repository's own settings; nothing was changed", real, root)
+	}
+	return nil
+}
+
 func kindName(k Kind) string {
 	return [...]string{"null", "a boolean", "a number", "a string", "an array", "an object"}[k]
 }
@@ -136,6 +158,12 @@ func newPlan(o Options) (*plan, error) {
 	var err error
 	if p.sf, err = readSettings(o.Settings); err != nil {
 		return nil, err
+	}
+	if err := within(p.sf.path, o.Within); err != nil {
+		return nil, err
+	}
+	if err := within(filepath.Join(o.ClaudeDir, "skills", skillMarker), o.Within); o.ClaudeDir != "" && err != nil {
+		return nil, err // the skills folder, which install writes and uninstall removes from
 	}
 	if p.rec, err = LoadRecord(o.Settings); err != nil {
 		return nil, err

@@ -61,6 +61,14 @@ func (p *plan) installSkills() error {
 	return nil
 }
 
+// inSkills reports whether path is a folder inside the skills folder install writes to
+// (<ClaudeDir>/skills/<name>/…). Uninstall touches nothing else a record names: with -project
+// the record is a file of the repository's, which may name any path.
+func (p *plan) inSkills(path string) bool {
+	rel, err := filepath.Rel(filepath.Join(p.o.ClaudeDir, "skills"), path)
+	return err == nil && filepath.IsLocal(rel) && rel != "."
+}
+
 // skillState counts a skill folder's files by what uninstall does with them.
 type skillState struct{ removed, kept, missing int }
 
@@ -76,6 +84,9 @@ func (p *plan) uninstallSkills() error {
 	}
 	if p.rec != nil {
 		for path, sum := range p.rec.Skills {
+			if !p.inSkills(filepath.Dir(path)) {
+				continue // not where install writes skills: a record a repository wrote
+			}
 			st := dirState(filepath.Dir(path))
 			have, err := readLimited(path, settingsMax)
 			switch {
