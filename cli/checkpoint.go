@@ -295,8 +295,8 @@ func (e *Env) checkpointTemplate(o checkpointOptions) error {
 	if h.Model == "" {
 		h.Model = "unknown"
 	}
-	// The registry's model and cwd came from payloads, the cwd maybe from the environment.
-	h.Model, h.Cwd = safetext.Line(h.Model), safetext.Line(h.Cwd)
+	// The registry's model and cwd came from payloads, the cwd maybe from the environment:
+	// Template puts each through safetext.Field.
 	fmt.Fprint(e.Stdout, checkpoint.Template(h))
 	return nil
 }

@@ -52,7 +52,9 @@ func inFlightLines(snap *snapshot.Snapshot) []string {
 	in := snap.InFlight
 	f := &in.Flight
 	var items []string
-	add := func(format string, args ...any) { items = append(items, fmt.Sprintf(format, args...)) }
+	// Each item is one line: whatever a value from the transcript or a payload holds (a line
+	// break, a control) cannot open a line of its own (the restore redacts the whole text).
+	add := func(format string, args ...any) { items = append(items, safetext.Line(fmt.Sprintf(format, args...))) }
 
 	switch {
 	case f.Mode == "plan":
@@ -217,7 +219,7 @@ func inFlightLines(snap *snapshot.Snapshot) []string {
 		if d := in.PeersDropped + max(0, len(in.Peers)-maxItemLines); d > 0 {
 			line += fmt.Sprintf(" (and %d more)", d)
 		}
-		items = append(items, line+".")
+		items = append(items, safetext.Line(line+"."))
 	}
 
 	head := InFlightHeading + " (recorded mechanically by zoneline from the transcript and the hooks). Before dispatching anything again, check each unfinished item below (its output file, TaskOutput, ListAgents): a command or agent started twice does the work twice."

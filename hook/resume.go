@@ -12,7 +12,6 @@ import (
 
 	"github.com/zoneline/zoneline/checkpoint"
 	"github.com/zoneline/zoneline/internal/jsonscan"
-	"github.com/zoneline/zoneline/internal/redact"
 	"github.com/zoneline/zoneline/internal/safetext"
 	"github.com/zoneline/zoneline/notify"
 	"github.com/zoneline/zoneline/payload"
@@ -209,7 +208,7 @@ func resumeCheck(c *Context, h *payload.Hook) {
 		wait() // only neutral calls so far: a next turn decides
 		return
 	}
-	next := redact.String(strings.Join(append(append([]string{}, p.Next.Commands...), p.Next.Files...), " | "))
+	next := safetext.Field(strings.Join(append(append([]string{}, p.Next.Commands...), p.Next.Files...), " | "), 0)
 	if err := writeVerdict(c.State, h.SessionID, p.N, verdict, call, next, c.now()); err != nil {
 		c.State.Log("hook", "Stop: resume check: %v", err)
 		return
@@ -479,11 +478,11 @@ func normCmd(s string) string { return strings.Join(strings.Fields(s), " ") }
 func describeCall(cl transcript.Call) string {
 	switch {
 	case cl.Name == "Bash":
-		return safetext.Clip(redact.String("Bash `"+cl.Command+"`"), 160)
+		return safetext.Field("Bash `"+cl.Command+"`", 160)
 	case cl.File != "":
-		return safetext.Clip(redact.String(cl.Name+" "+cl.File), 160)
+		return safetext.Field(cl.Name+" "+cl.File, 160)
 	}
-	return safetext.Clip(cl.Name, 60)
+	return safetext.Field(cl.Name, 60)
 }
 
 // writeVerdict writes ResumeFile (by hand: the status line reads it with jsonscan).
@@ -499,7 +498,7 @@ func writeVerdict(d state.Dir, id string, n int, verdict, call, next string, now
 	b = append(b, `,"call":`...)
 	b = jsonscan.AppendString(b, call)
 	b = append(b, `,"next":`...)
-	b = jsonscan.AppendString(b, safetext.Clip(next, 300))
+	b = jsonscan.AppendString(b, safetext.Field(next, 300))
 	b = append(b, `,"time":`...)
 	b = jsonscan.AppendString(b, now.UTC().Format(time.RFC3339Nano))
 	b = append(b, "}\n"...)
@@ -524,8 +523,8 @@ func notifyOffPlan(c *Context, h *payload.Hook, n int, call, next string) {
 	if h.Cwd == "" || project == "." || project == "/" {
 		project = "Claude Code"
 	}
-	note := notify.Notification{Title: "zoneline: off plan after compaction · " + safetext.Clip(project, 60),
-		Body:    safetext.Clip("First action: "+call+". The checkpoint's Next: "+next+". Ask the agent what its next action is.", 400),
+	note := notify.Notification{Title: "zoneline: off plan after compaction · " + safetext.Field(project, 60),
+		Body:    safetext.Field("First action: "+call+". The checkpoint's Next: "+next+". Ask the agent what its next action is.", 400),
 		AppName: cfg.Notify.AppName, Urgency: cfg.Notify.Urgency}
 	if err := (notify.Spawner{Getenv: c.Getenv, StateDir: c.State.Root}).Spawn(note); err != nil {
 		c.State.Log("hook", "Stop: off-plan notification: %v", err)
