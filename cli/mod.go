@@ -17,7 +17,6 @@ import (
 	"github.com/zoneline/zoneline/hook"
 	"github.com/zoneline/zoneline/internal/jsonscan"
 	"github.com/zoneline/zoneline/internal/safetext"
-	"github.com/zoneline/zoneline/payload"
 	"github.com/zoneline/zoneline/skills"
 	"github.com/zoneline/zoneline/state"
 	"github.com/zoneline/zoneline/statusline"
@@ -95,23 +94,45 @@ func (e *Env) runMod(o modOptions) error {
 // exits 0: a problem is in "problems" and the log.
 func (e *Env) runModStatus(args []string) {
 	start := time.Now()
+	if e.process {
+		ignoreSIGPIPE()
+	}
+	// The statusline's bounds: the whole process within statuslineDeadline (then a fallback
+	// answer), stdin read for statuslineStdinWait at most.
+	guard := e.processGuard(start, "mod", modProblem)
 	defer func() {
 		if r := recover(); r != nil {
 			e.State.Log("mod", "panic: %v", r)
-			e.Stdout.Write([]byte(`{"v":1,"zone":"unknown","problems":["zoneline: internal error"]}` + "\n"))
+			if guard == nil || guard.Answer() {
+				e.Stdout.Write(modProblem("zoneline: internal error"))
+			}
+		}
+		if guard != nil {
+			guard.Stop()
 		}
 	}()
 	if len(args) > 0 {
-		e.Stdout.Write([]byte(`{"v":1,"zone":"unknown","problems":["usage: zoneline mod status < status-line JSON"]}` + "\n"))
+		e.Stdout.Write(modProblem("usage: zoneline mod status < status-line JSON"))
 		return
 	}
-	data, readErr := payload.Read(e.Stdin)
+	data, readErr := e.readPayload(start, statuslineStdinWait)
 	cfg, cfgErr := e.loadConfigCached()
 	e.modCall = true
 	c := e.pipeline()
 	r := c.Render(data, readErr, cfg, cfgErr)
-	c.After(r, time.Since(start))
-	e.Stdout.Write(e.modStatusJSON(r, cfg))
+	c.After(r, time.Since(start)) // (before the answer: it names the markers After writes)
+	answer := e.modStatusJSON(r, cfg)
+	if guard != nil && !guard.Answer() {
+		guard.Wait() // the deadline printed the fallback answer and ends the process
+		return
+	}
+	e.Stdout.Write(answer)
+}
+
+// modProblem is `mod status`'s answer when there is no render: the zone unknown, one problem.
+func modProblem(msg string) []byte {
+	b := append([]byte(nil), `{"v":1,"zone":"unknown","problems":[`...)
+	return append(jsonscan.AppendString(b, safetext.Field(msg, 200)), "]}\n"...)
 }
 
 // modStatusJSON is the status answer: hand-written (no encoding/json on the hot path), every
@@ -256,9 +277,11 @@ func skillSectionRules() (string, error) {
 // checkpoint that fails a check is not written: the one there (say, a verified /compact-prep
 // checkpoint) is kept, and the problems are on stderr, exit 1. It prints the path.
 func (e *Env) modSaveCheckpoint(id string) error {
-	data, err := payload.Read(e.Stdin)
+	// The mod pipes the answer and closes stdin: one left open ends the read at
+	// answerStdinWait with an error, and nothing is written.
+	data, err := e.readPayload(time.Now(), answerStdinWait)
 	if err != nil {
-		return err
+		return fmt.Errorf("%w: nothing written", err)
 	}
 	text, ok := checkpoint.Extract(string(data))
 	if !ok {
