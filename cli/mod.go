@@ -196,7 +196,7 @@ func (e *Env) modStatusJSON(r pipeline.Rendered, cfg *config.Config) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = jsonscan.AppendString(b, safetext.Line(p))
+		b = jsonscan.AppendString(b, safetext.Field(p, 0))
 	}
 	b = append(b, "]}\n"...)
 	return b
@@ -349,7 +349,7 @@ func jsonStr(b []byte, key, v string) []byte {
 	b = append(b, ',', '"')
 	b = append(b, key...)
 	b = append(b, '"', ':')
-	return jsonscan.AppendString(b, safetext.Text(v))
+	return jsonscan.AppendString(b, safetext.Field(v, 0)) // every value is one line of the mod's row
 }
 
 func jsonInt(b []byte, key string, v int64) []byte {
