@@ -89,30 +89,43 @@ func sensitive(key string) (string, int) {
 // secretWordIn returns the first of secretWords (or a password's word) name holds, "" when none.
 func secretWordIn(name string) string {
 	for i := 0; i < len(name); i++ {
-		var words []string
+		var w string
 		switch lower(name[i]) {
 		case 's':
-			words = []string{"secret", "sessionkey", "signingkey"}
+			w = firstAt(name, i, "secret", "sessionkey", "signingkey")
 		case 't':
-			words = []string{"token"}
+			w = firstAt(name, i, "token", "", "")
 		case 'p':
-			words = []string{"password", "passwd", "passphrase", "private"}
-		case 'a':
-			words = []string{"apikey", "accesskey", "accountkey", "authkey"}
-		case 'c':
-			words = []string{"credential"}
-		case 'e':
-			words = []string{"encryptionkey"}
-		case 'm':
-			words = []string{"masterkey"}
-		default:
-			continue
-		}
-		for _, w := range words {
-			if nameAt(name, i, w) {
-				return w
+			if w = firstAt(name, i, "password", "passwd", "passphrase"); w == "" {
+				w = firstAt(name, i, "private", "", "")
 			}
+		case 'a':
+			if w = firstAt(name, i, "apikey", "accesskey", "accountkey"); w == "" {
+				w = firstAt(name, i, "authkey", "", "")
+			}
+		case 'c':
+			w = firstAt(name, i, "credential", "", "")
+		case 'e':
+			w = firstAt(name, i, "encryptionkey", "", "")
+		case 'm':
+			w = firstAt(name, i, "masterkey", "", "")
 		}
+		if w != "" {
+			return w
+		}
+	}
+	return ""
+}
+
+// firstAt returns the first of a, b and c (non-empty) that name holds at i (nameAt).
+func firstAt(name string, i int, a, b, c string) string {
+	switch {
+	case nameAt(name, i, a):
+		return a
+	case b != "" && nameAt(name, i, b):
+		return b
+	case c != "" && nameAt(name, i, c):
+		return c
 	}
 	return ""
 }

@@ -148,8 +148,10 @@ func match(s string, i int) (start, end int, kind string) {
 			}
 			return 0, 0, ""
 		}
-		if n, k := token(s[i:]); k != "" {
-			return i, i + n, k
+		if tokenStart[c] {
+			if n, k := token(s[i:]); k != "" {
+				return i, i + n, k
+			}
 		}
 		switch {
 		case (c == 'B' || c == 'b') && hasPrefixFold(s[i:], "bearer "):
