@@ -36,6 +36,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/zoneline/zoneline/internal/safetext"
 	"github.com/zoneline/zoneline/state"
 )
 
@@ -348,14 +349,23 @@ func isNone(s string) bool {
 	return false
 }
 
+// Longest header values Template writes, in runes.
+const (
+	maxHeaderField = 120  // session id, model id
+	maxHeaderPath  = 1024 // cwd
+)
+
 // Template returns an empty checkpoint for a session: the identity header filled in and each
 // section's heading with a short prompt in angle brackets, which Verify reports as a placeholder
 // until it is replaced.
 func Template(h Header) string {
 	var b strings.Builder
 	b.WriteString(Title + "\n")
+	// The session, model and cwd came from payloads, the registry or the environment: each
+	// is one line here (safetext.Field), so none can open a section of its own.
 	fmt.Fprintf(&b, "%s: %s\n%s: %s\n%s: %s\n%s: %s\n%s: %d\n\n",
-		KeySession, h.Session, KeyModel, h.Model, KeyCwd, h.Cwd, KeyTime, h.Time.UTC().Format(time.RFC3339),
+		KeySession, safetext.Field(h.Session, maxHeaderField), KeyModel, safetext.Field(h.Model, maxHeaderField),
+		KeyCwd, safetext.Field(h.Cwd, maxHeaderPath), KeyTime, h.Time.UTC().Format(time.RFC3339),
 		KeyCompactions, max(h.Compactions, 0))
 	for _, s := range Sections {
 		fmt.Fprintf(&b, "## %s\n%s\n\n", s, templateBody(s))

@@ -1,6 +1,10 @@
 package checkpoint
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/zoneline/zoneline/internal/safetext"
+)
 
 // KeepList is what every compaction without instructions of its own is told to keep (the mod
 // adds it to an automatic compaction and to a bare /compact).
@@ -14,7 +18,7 @@ func CompactInstructions(path string, verified bool) string {
 	if !verified || path == "" {
 		return KeepList
 	}
-	return KeepList + " A verified zoneline checkpoint is at " + path +
+	return KeepList + " A verified zoneline checkpoint is at " + safetext.Field(path, 0) +
 		": keep its Next, Rules and External state intact, word for word; zoneline restores it after this compaction."
 }
 

@@ -3,6 +3,8 @@ package checkpoint
 import (
 	"slices"
 	"strings"
+
+	"github.com/zoneline/zoneline/internal/safetext"
 )
 
 // verifyOptional checks s when it is one of OptionalSections (and reports whether it was): it
@@ -33,7 +35,7 @@ const DefaultCompactInstructions = "Keep verbatim: the zoneline checkpoint (goal
 // checkpoint compact-line`) and typed by compact-flow: "/compact " and the instructions
 // (DefaultCompactInstructions when empty), on one line.
 func CompactLine(instructions string) string {
-	in := strings.Join(strings.Fields(instructions), " ")
+	in := safetext.Field(instructions, 0)
 	if in == "" {
 		in = DefaultCompactInstructions
 	}

@@ -173,7 +173,7 @@ func (e *Env) checkpointShow(o checkpointOptions) error {
 	if o.File == "" && id != "" {
 		cfg, err := config.Load(e.Paths.Config)
 		if err != nil { // the checkpoint is still shown; the staleness limit is the default's
-			fmt.Fprintf(e.Stderr, "zoneline: %s (using the default stale_minutes)\n", safetext.Line(oneLine(err.Error())))
+			fmt.Fprintf(e.Stderr, "zoneline: %s (using the default stale_minutes)\n", safetext.Field(err.Error(), 0))
 			cfg = config.Default()
 		}
 		f, err := checkpoint.Current(e.State, id, e.Now(), time.Duration(cfg.Checkpoint.StaleMinutes)*time.Minute)
@@ -256,7 +256,7 @@ func (e *Env) checkpointReconcile(o checkpointOptions) error {
 		if r.Outcome != checkpoint.Confirmed {
 			bad++
 			if r.Output != "" {
-				fmt.Fprintf(e.Stdout, "    output: %s\n", oneLine(r.Output))
+				fmt.Fprintf(e.Stdout, "    output: %s\n", safetext.Field(r.Output, 0))
 			}
 		}
 	}
@@ -295,8 +295,8 @@ func (e *Env) checkpointTemplate(o checkpointOptions) error {
 	if h.Model == "" {
 		h.Model = "unknown"
 	}
-	// The registry's model and cwd came from payloads, the cwd maybe from the environment.
-	h.Model, h.Cwd = safetext.Line(h.Model), safetext.Line(h.Cwd)
+	// The registry's model and cwd came from payloads, the cwd maybe from the environment:
+	// Template puts each through safetext.Field.
 	fmt.Fprint(e.Stdout, checkpoint.Template(h))
 	return nil
 }

@@ -9,6 +9,6 @@ func (e *Env) checkpointCompactLine() error {
 	if err != nil {
 		return err
 	}
-	e.Stdout.Write([]byte(checkpoint.CompactLine(oneLine(cfg.Flow.CompactInstructions)) + "\n"))
+	e.Stdout.Write([]byte(checkpoint.CompactLine(cfg.Flow.CompactInstructions) + "\n"))
 	return nil
 }

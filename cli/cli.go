@@ -19,7 +19,6 @@ import (
 	"time"
 
 	"github.com/zoneline/zoneline/config"
-	"github.com/zoneline/zoneline/internal/safetext"
 	"github.com/zoneline/zoneline/paths"
 	"github.com/zoneline/zoneline/state"
 )
@@ -338,10 +337,4 @@ var cmdVersion = &Command{
 func runVersion(e *Env) error {
 	fmt.Fprintf(e.Stdout, "zoneline %s\n", version())
 	return nil
-}
-
-// oneLine flattens s for a log line, a status segment or a report line, and makes it safe to
-// print (safetext.Line: no control, C1 or bidi rune survives).
-func oneLine(s string) string {
-	return safetext.Line(strings.Join(strings.Fields(s), " "))
 }

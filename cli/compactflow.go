@@ -100,7 +100,7 @@ func (e *Env) runFlow(ctx context.Context, f *compactflow.Flow) error {
 	e.State.Info("compact-flow", "start: session %s, %s", f.Session, f.Target)
 	err = f.Run(ctx)
 	if err != nil {
-		e.State.Log("compact-flow", "session %s: %s", f.Session, oneLine(err.Error()))
+		e.State.Log("compact-flow", "session %s: %s", f.Session, safetext.Field(err.Error(), 0))
 	} else {
 		e.State.Info("compact-flow", "done: session %s", f.Session)
 	}
@@ -171,7 +171,7 @@ func (e *Env) newFlow(cfg *config.Config, s sessions.Entry, timeout time.Duratio
 		Target: compactflow.Target{Socket: s.TmuxSocket, Pane: s.Pane},
 		Budget: cfg.Checkpoint.Budget, Log: e.Stdout,
 	}
-	f.Compact = checkpoint.CompactLine(oneLine(cfg.Flow.CompactInstructions))
+	f.Compact = checkpoint.CompactLine(cfg.Flow.CompactInstructions)
 	for _, w := range []struct {
 		dst *time.Duration
 		key string

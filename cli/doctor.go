@@ -13,6 +13,7 @@ import (
 
 	"github.com/zoneline/zoneline/config"
 	"github.com/zoneline/zoneline/doctor"
+	"github.com/zoneline/zoneline/internal/safetext"
 	"github.com/zoneline/zoneline/notify"
 	"github.com/zoneline/zoneline/zones"
 )
@@ -66,7 +67,7 @@ func (e *Env) doctor(o doctorOptions) []doctor.Result {
 
 	settings, claudeDir, err := e.installTarget(o.project)
 	if err != nil {
-		rs = append(rs, doctor.Result{Name: "settings", Status: doctor.Fail, Detail: oneLine(err.Error())})
+		rs = append(rs, doctor.Result{Name: "settings", Status: doctor.Fail, Detail: safetext.Field(err.Error(), 0)})
 	} else {
 		rs = append(rs, doctor.Settings(settings, self)...)
 		rs = append(rs, doctor.Skills(claudeDir, self, doctor.Plugin(settings))...)

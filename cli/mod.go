@@ -17,7 +17,6 @@ import (
 	"github.com/zoneline/zoneline/hook"
 	"github.com/zoneline/zoneline/internal/jsonscan"
 	"github.com/zoneline/zoneline/internal/safetext"
-	"github.com/zoneline/zoneline/payload"
 	"github.com/zoneline/zoneline/skills"
 	"github.com/zoneline/zoneline/state"
 	"github.com/zoneline/zoneline/statusline"
@@ -96,24 +95,46 @@ func (e *Env) runMod(o modOptions) error {
 // exits 0: a problem is in "problems" and the log.
 func (e *Env) runModStatus(args []string) {
 	start := time.Now()
+	if e.process {
+		ignoreSIGPIPE()
+	}
+	// The statusline's bounds: the whole process within statuslineDeadline (then a fallback
+	// answer), stdin read for statuslineStdinWait at most.
+	guard := e.processGuard(start, "mod", modProblem)
 	defer func() {
 		if r := recover(); r != nil {
 			e.State.Log("mod", "panic: %v", r)
-			e.Stdout.Write([]byte(`{"v":1,"zone":"unknown","problems":["zoneline: internal error"]}` + "\n"))
+			if guard == nil || guard.Answer() {
+				e.Stdout.Write(modProblem("zoneline: internal error"))
+			}
+		}
+		if guard != nil {
+			guard.Stop()
 		}
 	}()
 	width, ok := modRowWidth(args)
 	if !ok {
-		e.Stdout.Write([]byte(`{"v":1,"zone":"unknown","problems":["usage: zoneline mod status [-width N] < status-line JSON"]}` + "\n"))
+		e.Stdout.Write(modProblem("usage: zoneline mod status [-width N] < status-line JSON"))
 		return
 	}
-	data, readErr := payload.Read(e.Stdin)
+	data, readErr := e.readPayload(start, statuslineStdinWait)
 	cfg, cfgErr := e.loadConfigCached()
 	e.modCall = true
 	c := e.pipeline()
 	r := c.Render(data, readErr, cfg, cfgErr)
-	c.After(r, time.Since(start))
-	e.Stdout.Write(e.modStatusJSON(r, cfg, width))
+	c.After(r, time.Since(start)) // (before the answer: it names the markers After writes)
+	answer := e.modStatusJSON(r, cfg, width)
+	if guard != nil && !guard.Answer() {
+		guard.Wait() // the deadline printed the fallback answer and ends the process
+		return
+	}
+	e.Stdout.Write(answer)
+}
+
+// modProblem is `mod status`'s answer when there is no render: the zone unknown, one problem.
+func modProblem(msg string) []byte {
+	b := append([]byte(nil), `{"v":1,"zone":"unknown","problems":[`...)
+	return append(jsonscan.AppendString(b, safetext.Field(msg, 200)), "]}\n"...)
 }
 
 // modStatusJSON is the status answer: hand-written (no encoding/json on the hot path), every
@@ -179,7 +200,7 @@ func (e *Env) modStatusJSON(r pipeline.Rendered, cfg *config.Config, width int) 
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = jsonscan.AppendString(b, safetext.Line(p))
+		b = jsonscan.AppendString(b, safetext.Field(p, 0))
 	}
 	b = append(b, "]}\n"...)
 	return b
@@ -260,9 +281,11 @@ func skillSectionRules() (string, error) {
 // checkpoint that fails a check is not written: the one there (say, a verified /compact-prep
 // checkpoint) is kept, and the problems are on stderr, exit 1. It prints the path.
 func (e *Env) modSaveCheckpoint(id string) error {
-	data, err := payload.Read(e.Stdin)
+	// The mod pipes the answer and closes stdin: one left open ends the read at
+	// answerStdinWait with an error, and nothing is written.
+	data, err := e.readPayload(time.Now(), answerStdinWait)
 	if err != nil {
-		return err
+		return fmt.Errorf("%w: nothing written", err)
 	}
 	text, ok := checkpoint.Extract(string(data))
 	if !ok {
@@ -330,7 +353,7 @@ func jsonStr(b []byte, key, v string) []byte {
 	b = append(b, ',', '"')
 	b = append(b, key...)
 	b = append(b, '"', ':')
-	return jsonscan.AppendString(b, safetext.Text(v))
+	return jsonscan.AppendString(b, safetext.Field(v, 0)) // every value is one line of the mod's row
 }
 
 func jsonInt(b []byte, key string, v int64) []byte {

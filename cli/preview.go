@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/zoneline/zoneline/internal/safetext"
 	"github.com/zoneline/zoneline/pipeline"
 
 	"github.com/zoneline/zoneline/config"
@@ -78,7 +79,7 @@ func parsePreview(e *Env, fs *flag.FlagSet) func([]string) error {
 func (e *Env) runPreview(o previewOptions) error {
 	cfg, cfgErr := config.Load(e.Paths.Config)
 	if cfgErr != nil {
-		fmt.Fprintf(e.Stderr, "zoneline: %s (rendering on defaults)\n", oneLine(cfgErr.Error()))
+		fmt.Fprintf(e.Stderr, "zoneline: %s (rendering on defaults)\n", safetext.Field(cfgErr.Error(), 0))
 	}
 	// The lines printed are coloured only where colour shows (personProfile); the picture
 	// (-svg) always is.

@@ -17,6 +17,7 @@ const (
 	statuslineDeadline  = 2 * time.Second         // the whole render: a fallback line is printed then
 	statuslineStdinWait = 1500 * time.Millisecond // stdin left open on a partial payload: render what arrived by then
 	hookStdinWait       = 3 * time.Second         // the same for a hook
+	answerStdinWait     = 3 * time.Second         // mod save-checkpoint's answer: incomplete at that, nothing is written
 	// stdinIdle is how long stdin may stay quiet, open, after a whole JSON object arrived before
 	// the read ends without waiting for the writer to close it.
 	stdinIdle = 20 * time.Millisecond
@@ -67,18 +68,28 @@ func (e *Env) readPayload(start time.Time, wait time.Duration) ([]byte, error) {
 // fallback line if the line was not printed yet, logs, and exits 0. Only for the process's own
 // Env (Main): a test calling the command in-process gets nil (no deadline).
 func (e *Env) statuslineGuard(start time.Time) *deadline.Guard {
+	return e.processGuard(start, "statusline", func(msg string) []byte {
+		return []byte("⚠ zoneline: " + msg + " (see " + e.State.LogPath() + ")\n")
+	})
+}
+
+// processGuard bounds a process Claude Code or the mod runs after every turn (the statusline,
+// `mod status`) from its start: at statuslineDeadline it prints fallback's answer if the real
+// one was not printed yet, logs under name, and exits 0. nil for an Env that is not the
+// process's own (a test calling the command in-process).
+func (e *Env) processGuard(start time.Time, name string, fallback func(msg string) []byte) *deadline.Guard {
 	if !e.process {
 		return nil
 	}
 	return deadline.Start(statuslineDeadline-time.Since(start), func(answered bool) {
 		msg := "gave up after " + statuslineDeadline.String()
 		if !answered {
-			e.Stdout.Write([]byte("⚠ zoneline: " + msg + " (see " + e.State.LogPath() + ")\n"))
+			e.Stdout.Write(fallback(msg))
 		} else {
-			msg += " (after the line was printed)"
+			msg += " (after the answer was printed)"
 		}
 		logged := make(chan struct{})
-		go func() { e.State.LogLine("statusline", msg); close(logged) }()
+		go func() { e.State.LogLine(name, msg); close(logged) }()
 		select {
 		case <-logged:
 		case <-time.After(100 * time.Millisecond): // the log may be what is stuck

@@ -123,15 +123,17 @@ func encodeCache(c *Config, set map[string]bool, es Errors, key string) []byte {
 		b = append(b, ' ')
 		b = strconv.AppendInt(b, int64(e.more), 10)
 		b = append(b, ' ')
-		b = append(b, oneLine(e.Msg)...)
+		b = append(b, cacheLine(e.Msg)...)
 		b = append(b, '\n')
 	}
 	body := c.encode(func(key, value string) (string, string, bool) { return value, "", set[key] })
 	return append(b, body...)
 }
 
-// oneLine keeps a message on its line of the cache.
-func oneLine(s string) string {
+// cacheLine keeps a message on its line of the cache: a codec detail (each control byte one
+// space, nothing folded or trimmed, so the message reads back as it was written), not the
+// sanitizer of outside text (safetext.Field is, when the message is shown).
+func cacheLine(s string) string {
 	return string(bytes.Map(func(r rune) rune {
 		if r == '\n' || r == '\r' || r < 0x20 {
 			return ' '

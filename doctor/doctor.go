@@ -251,7 +251,7 @@ func Skills(claudeDir, self, plugin string) []Result {
 			out = append(out, r)
 			continue
 		case err != nil:
-			r.Status, r.Detail = Fail, oneLine(err.Error())
+			r.Status, r.Detail = Fail, safetext.Field(err.Error(), 0)
 			out = append(out, r)
 			continue
 		}
@@ -303,7 +303,7 @@ func Config(path string) Result {
 		return r
 	}
 	if _, err := config.Load(path); err != nil {
-		detail := oneLine(err.Error())
+		detail := safetext.Field(err.Error(), 0)
 		var es config.Errors
 		if errors.As(err, &es) {
 			detail = es.Summary()
@@ -320,12 +320,12 @@ func Config(path string) Result {
 func StateDir(dir string) Result {
 	r := Result{Name: "state dir", Detail: dir}
 	if err := state.MkdirPrivate(dir); err != nil {
-		r.Status, r.Detail, r.Fix = Fail, oneLine(err.Error()), "make "+dir+" a writable directory or set ZONELINE_STATE_DIR"
+		r.Status, r.Detail, r.Fix = Fail, safetext.Field(err.Error(), 0), "make "+dir+" a writable directory or set ZONELINE_STATE_DIR"
 		return r
 	}
 	f, err := os.CreateTemp(dir, ".doctor-*")
 	if err != nil {
-		r.Status, r.Detail, r.Fix = Fail, oneLine(err.Error()), "make "+dir+" writable or set ZONELINE_STATE_DIR"
+		r.Status, r.Detail, r.Fix = Fail, safetext.Field(err.Error(), 0), "make "+dir+" writable or set ZONELINE_STATE_DIR"
 		return r
 	}
 	f.Close()
@@ -420,7 +420,7 @@ func Notify(enabled bool, companion string, findErr error, bus bool, tested bool
 		r.Status, r.Detail = Info, "off in the config ([notify] enabled = false)"
 		return r
 	case findErr != nil:
-		r.Status, r.Detail, r.Fix = Warn, oneLine(findErr.Error()), "put zoneline-notify beside zoneline, as the line above says"
+		r.Status, r.Detail, r.Fix = Warn, safetext.Field(findErr.Error(), 0), "put zoneline-notify beside zoneline, as the line above says"
 		return r
 	case !bus:
 		r.Status, r.Detail = Warn, "no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS unset, no $XDG_RUNTIME_DIR/bus): no desktop notifications, the status line and the nudge still warn"
@@ -429,7 +429,7 @@ func Notify(enabled bool, companion string, findErr error, bus bool, tested bool
 	r.Detail = companion + ", session bus present"
 	if tested {
 		if sent != nil {
-			r.Status, r.Detail, r.Fix = Fail, r.Detail+"; the test failed: "+oneLine(sent.Error()), "is a notification server running?"
+			r.Status, r.Detail, r.Fix = Fail, r.Detail+"; the test failed: "+safetext.Field(sent.Error(), 0), "is a notification server running?"
 		} else {
 			r.Detail += "; a test notification was sent"
 		}
@@ -474,7 +474,7 @@ func Log(path string, now time.Time) Result {
 		return r
 	}
 	if err != nil {
-		r.Status, r.Detail = Warn, oneLine(err.Error())
+		r.Status, r.Detail = Warn, safetext.Field(err.Error(), 0)
 		return r
 	}
 	var errs []string
@@ -537,8 +537,6 @@ func tail(path string, n int) ([]string, error) {
 	}
 	return lines, sc.Err()
 }
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // Render draws the results, one per line with its mark, the fix beneath, then a verdict. Every
 // text is made one safe line (safetext.Line) here, where it meets the terminal: details carry

@@ -79,3 +79,39 @@ func TestRedactSnapshotRestoreLog(t *testing.T) {
 		}
 	}
 }
+
+// TestRedactWorkInFlightShapes is issue 22 item 4: the secrets found reaching the restore and
+// the snapshot raw (SECRET_KEY=…, DJANGO_SECRET_KEY=…, MINIO_SECRET_KEY=…, az … --account-key
+// …, vault login hvs.…, doctl … -t dop_v1_…) are redacted in the snapshot on disk and in the
+// restore, when a background command or a Bash call carries them.
+func TestRedactWorkInFlightShapes(t *testing.T) {
+	secrets := []string{"9f8e7d6c5b4a39281706f5e4d3c2b1a0", "django-insecure-q8v2xz7kw1mp0r", "minioadmin123",
+		"Zm9vYmFyYmF6cXV4cXV1eA==", "hvs.CAESIJlUgWq3mN8vR2kT7pL4xZ9cF6hJ3bD5gS0aEyU2iO9k",
+		"dop_v1_4f9a2c7e1b8d3f6a0c5e9b2d7f1a4c8e3b6d9f2a5c0e7b1d4f8a3c6e9b2d5f7a"}
+	cmd := "SECRET_KEY=" + secrets[0] + " DJANGO_SECRET_KEY='" + secrets[1] + "' MINIO_SECRET_KEY=" + secrets[2] + " ./deploy.sh && " +
+		"az storage blob upload --account-name acct --account-key " + secrets[3] + " -f x && vault login " + secrets[4] + " && doctl auth init -t " + secrets[5]
+	f := inflightFixture(t)
+	appendLines(t, f.tpath, toolUseLine("toolu_sec", "Bash", map[string]any{"command": cmd, "description": "deploy", "run_in_background": true}))
+	f.writeCheckpoint(goodCheckpoint(t, f.session))
+	f.run("hook-manual-PreCompact-*.json")
+	path, _, err := snapshot.Latest(f.c.State, f.session)
+	if err != nil {
+		t.Fatal(err)
+	}
+	disk, _ := os.ReadFile(path)
+	if !strings.Contains(string(disk), "vault login [REDACTED: vault token]") {
+		t.Errorf("the snapshot lacks the command, redacted:\n%s", disk)
+	}
+	restore := additionalContext(t, f.run("hook-manual-SessionStart-compact-01.json"))
+	if !strings.Contains(restore, "doctl auth init -t [REDACTED: digitalocean token]") {
+		t.Errorf("the restore lacks the command in flight, redacted:\n%s", restore)
+	}
+	for _, s := range secrets {
+		if strings.Contains(string(disk), s) {
+			t.Errorf("the snapshot on disk holds %q", s)
+		}
+		if strings.Contains(restore, s) {
+			t.Errorf("the restore holds %q", s)
+		}
+	}
+}

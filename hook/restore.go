@@ -11,6 +11,7 @@ import (
 	"github.com/zoneline/zoneline/checkpoint"
 	"github.com/zoneline/zoneline/config"
 	"github.com/zoneline/zoneline/internal/redact"
+	"github.com/zoneline/zoneline/internal/safetext"
 	"github.com/zoneline/zoneline/payload"
 	"github.com/zoneline/zoneline/snapshot"
 	"github.com/zoneline/zoneline/state"
@@ -153,7 +154,7 @@ func buildRestore(c *Context, id string, n int, trigger string, at time.Time, st
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s #%d", RestoreHeading, n)
 	if trigger != "" {
-		fmt.Fprintf(&b, " (%s)", trigger)
+		fmt.Fprintf(&b, " (%s)", safetext.Field(trigger, 40))
 	}
 	b.WriteString(".\n")
 
@@ -170,14 +171,14 @@ func buildRestore(c *Context, id string, n int, trigger string, at time.Time, st
 	case errors.Is(ckErr, os.ErrNotExist):
 		// fall back to the snapshot
 	case ckErr != nil:
-		fmt.Fprintf(&b, "The checkpoint %s could not be read (%v): it was not restored.\n", ckPath, ckErr)
+		fmt.Fprintf(&b, "The checkpoint %s could not be read (%s): it was not restored.\n", ckPath, safetext.Field(ckErr.Error(), 300))
 	case strings.TrimSpace(ckText) == "":
 		fmt.Fprintf(&b, "The checkpoint %s is empty: nothing to restore from it.\n", ckPath)
 	default:
 		ck := checkpoint.Parse(ckText)
 		switch {
 		case ck.Header.Session != "" && !strings.EqualFold(ck.Header.Session, id):
-			fmt.Fprintf(&b, "The checkpoint %s names another session (%s): it was not restored.\n", ckPath, ck.Header.Session)
+			fmt.Fprintf(&b, "The checkpoint %s names another session (%s): it was not restored.\n", ckPath, safetext.Field(ck.Header.Session, 80))
 		case !fresh.Fresh:
 			fmt.Fprintf(&b, "STALE CHECKPOINT: %s is not restored as truth: %s. Read it only as history (`zoneline checkpoint show`) and verify each point before relying on it.\n",
 				ckPath, fresh.Why())

@@ -5,14 +5,12 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/zoneline/zoneline/checkpoint"
 	"github.com/zoneline/zoneline/internal/jsonscan"
-	"github.com/zoneline/zoneline/internal/redact"
 	"github.com/zoneline/zoneline/internal/safetext"
 	"github.com/zoneline/zoneline/notify"
 	"github.com/zoneline/zoneline/payload"
@@ -209,7 +207,7 @@ func resumeCheck(c *Context, h *payload.Hook) {
 		wait() // only neutral calls so far: a next turn decides
 		return
 	}
-	next := redact.String(strings.Join(append(append([]string{}, p.Next.Commands...), p.Next.Files...), " | "))
+	next := safetext.Field(strings.Join(append(append([]string{}, p.Next.Commands...), p.Next.Files...), " | "), 0)
 	if err := writeVerdict(c.State, h.SessionID, p.N, verdict, call, next, c.now()); err != nil {
 		c.State.Log("hook", "Stop: resume check: %v", err)
 		return
@@ -244,8 +242,9 @@ func judge(calls []transcript.Call, p *resumePending, stateRoot string) (verdict
 	return "", ""
 }
 
-// onPlan reports whether a call does Next: it runs Next's command (possibly with more
-// arguments, or beside a cd), or reads or changes Next's file (the same absolute path).
+// onPlan reports whether a call does Next: it runs Next's command by its whole argument list
+// (beside a cd or a neutral command; isNextCommand, shellcmd.go), or reads or changes Next's
+// file (the same absolute path).
 func onPlan(cl transcript.Call, p *resumePending) bool {
 	if cl.Name == "Bash" {
 		return isNextCommand(cl.Command, p.Next.Commands)
@@ -257,72 +256,6 @@ func onPlan(cl transcript.Call, p *resumePending) bool {
 	}
 	return false
 }
-
-// isNextCommand reports whether cmd runs one of nexts: every part of Next's command (the parts
-// between &&, ||, ;, | and newlines, cd left out) is a part of cmd (the same words, or those
-// words with more arguments; a part of two words or more that is most of Next's part counts
-// too), and every other part of cmd is a cd or only looks (readOnlyCommand). Touching Next's
-// file is not running Next: `git checkout -- file` is not `go test`, nor is
-// `rm file && go test`.
-func isNextCommand(cmd string, nexts []string) bool {
-	segs := segments(cmd)
-	if len(segs) == 0 {
-		return false
-	}
-	for _, nc := range nexts {
-		want := segments(nc)
-		used := make([]bool, len(segs))
-		ok, hit := true, false
-		for _, w := range want {
-			if isCd(w) {
-				continue
-			}
-			found := false
-			for i, s := range segs {
-				if s == w || strings.HasPrefix(s, w+" ") ||
-					strings.HasPrefix(w, s+" ") && strings.Count(s, " ") >= 1 && 2*len(s) >= len(w) {
-					used[i], found, hit = true, true, true
-				}
-			}
-			if !found {
-				ok = false
-				break
-			}
-		}
-		for i, s := range segs {
-			if ok && !used[i] && !isCd(s) && !readOnlyCommand(s) {
-				ok = false
-			}
-		}
-		if ok && hit {
-			return true
-		}
-	}
-	return false
-}
-
-// segments splits a shell command at &&, ||, ;, | and newlines, each part with its spaces
-// normalised and its harmless redirections (2>&1, to /dev/null) left out; empty parts are left
-// out.
-func segments(cmd string) []string {
-	cmd = dropHarmlessRedirects(cmd)
-	var out []string
-	for _, s := range strings.FieldsFunc(cmd, func(r rune) bool { return r == ';' || r == '|' || r == '&' || r == '\n' }) {
-		if s = normCmd(s); s != "" {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
-func dropHarmlessRedirects(cmd string) string {
-	for _, r := range []string{"2>&1", "2>/dev/null", ">/dev/null", "2> /dev/null", "> /dev/null"} {
-		cmd = strings.ReplaceAll(cmd, r, " ")
-	}
-	return cmd
-}
-
-func isCd(seg string) bool { return seg == "cd" || strings.HasPrefix(seg, "cd ") }
 
 // neutral reports whether a call changes nothing the check judges: reading, searching, the
 // task list and plan-mode tools, background-work status, skills, and read-only shell commands.
@@ -338,105 +271,13 @@ func neutral(cl transcript.Call) bool {
 	return false
 }
 
-// readOnlyCommand reports whether a shell command only looks: each of its parts is a viewing
-// command (ls, cat, head, tail, wc, grep, …, sed -n, find without actions) or read-only git
-// (status, log, diff, show, branch listing, rev-parse, …), with no redirection into a file, no
-// command substitution. It errs towards "not read-only".
-func readOnlyCommand(cmd string) bool {
-	cmd = dropHarmlessRedirects(cmd)
-	if strings.ContainsAny(cmd, "<>`") || strings.Contains(cmd, "$(") {
-		return false
-	}
-	segs := segments(cmd)
-	if len(segs) == 0 {
-		return false
-	}
-	for _, s := range segs {
-		if !readOnlySegment(strings.Fields(s)) {
-			return false
-		}
-	}
-	return true
-}
-
-func readOnlySegment(w []string) bool {
-	switch w[0] {
-	case "cd", "pwd", "ls", "cat", "head", "tail", "wc", "grep", "rg", "stat", "file", "which", "tree", "echo", "true", "date", "nl", "du", "df", "uniq", "cut", "jq", "diff":
-		return true
-	case "sed":
-		return slices.Contains(w, "-n") && !slices.ContainsFunc(w, func(a string) bool { return strings.HasPrefix(a, "-i") || strings.HasPrefix(a, "--in-place") })
-	case "find":
-		return !slices.ContainsFunc(w, func(a string) bool {
-			return a == "-delete" || a == "-exec" || a == "-execdir" || a == "-ok" || a == "-okdir" || strings.HasPrefix(a, "-fprint") || a == "-fls"
-		})
-	case "git":
-		return readOnlyGit(w[1:])
-	}
-	return false
-}
-
-func readOnlyGit(w []string) bool {
-	for len(w) > 0 { // global options
-		switch {
-		case w[0] == "-C" || w[0] == "-c":
-			if w[0] == "-c" && len(w) > 1 && strings.Contains(w[1], "alias") {
-				return false
-			}
-			w = w[min(2, len(w)):]
-			continue
-		case w[0] == "--no-pager" || w[0] == "--no-optional-locks":
-			w = w[1:]
-			continue
-		}
-		break
-	}
-	if len(w) == 0 || slices.ContainsFunc(w, func(a string) bool { return strings.HasPrefix(a, "--output") || strings.HasPrefix(a, "--ext-diff") }) {
-		return false
-	}
-	args := w[1:]
-	switch w[0] {
-	case "status", "log", "diff", "show", "rev-parse", "ls-files", "ls-tree", "blame", "describe", "shortlog", "cat-file", "grep", "rev-list", "merge-base":
-		return true
-	case "branch":
-		list := false
-		for _, a := range args {
-			switch a {
-			case "--list", "-l", "--show-current":
-				list = true
-			case "-a", "--all", "-r", "--remotes", "-v", "-vv", "--verbose", "--no-color", "--color", "--merged", "--no-merged", "--contains":
-			default:
-				if !list || strings.HasPrefix(a, "-") {
-					return false
-				}
-			}
-		}
-		return true
-	case "stash", "worktree":
-		return len(args) >= 1 && args[0] == "list"
-	case "remote":
-		return len(args) == 0 || len(args) == 1 && (args[0] == "-v" || args[0] == "--verbose")
-	case "reflog":
-		return len(args) == 0 || args[0] == "show" || strings.HasPrefix(args[0], "-")
-	}
-	return false
-}
-
 // recoveryStep reports whether a call is one the restore asked for before Next: reading or
 // writing the checkpoint, the snapshot, the Pointers, the plan file or the output of a
 // background command or subagent; running zoneline's checkpoint commands or an External state
 // verify command.
 func recoveryStep(cl transcript.Call, p *resumePending, stateRoot string) bool {
 	if cl.Name == "Bash" {
-		cmd := normCmd(cl.Command)
-		if strings.HasPrefix(cmd, "zoneline ") {
-			return true
-		}
-		for _, rc := range p.Recovery.Commands {
-			if rc = normCmd(rc); rc != "" && (rc == cmd || slices.Contains(segments(cl.Command), rc)) {
-				return true
-			}
-		}
-		return false
+		return isRecoveryCommand(cl.Command, p.Recovery.Commands) // shellcmd.go
 	}
 	if cl.File == "" {
 		return false
@@ -473,17 +314,15 @@ func sameFile(path, name, cwd string) bool {
 	return a != "" && a == b
 }
 
-func normCmd(s string) string { return strings.Join(strings.Fields(s), " ") }
-
 // describeCall is the call as text for the verdict and the notification: redacted, then cut.
 func describeCall(cl transcript.Call) string {
 	switch {
 	case cl.Name == "Bash":
-		return safetext.Clip(redact.String("Bash `"+cl.Command+"`"), 160)
+		return safetext.Field("Bash `"+cl.Command+"`", 160)
 	case cl.File != "":
-		return safetext.Clip(redact.String(cl.Name+" "+cl.File), 160)
+		return safetext.Field(cl.Name+" "+cl.File, 160)
 	}
-	return safetext.Clip(cl.Name, 60)
+	return safetext.Field(cl.Name, 60)
 }
 
 // writeVerdict writes ResumeFile (by hand: the status line reads it with jsonscan).
@@ -499,7 +338,7 @@ func writeVerdict(d state.Dir, id string, n int, verdict, call, next string, now
 	b = append(b, `,"call":`...)
 	b = jsonscan.AppendString(b, call)
 	b = append(b, `,"next":`...)
-	b = jsonscan.AppendString(b, safetext.Clip(next, 300))
+	b = jsonscan.AppendString(b, safetext.Field(next, 300))
 	b = append(b, `,"time":`...)
 	b = jsonscan.AppendString(b, now.UTC().Format(time.RFC3339Nano))
 	b = append(b, "}\n"...)
@@ -524,8 +363,8 @@ func notifyOffPlan(c *Context, h *payload.Hook, n int, call, next string) {
 	if h.Cwd == "" || project == "." || project == "/" {
 		project = "Claude Code"
 	}
-	note := notify.Notification{Title: "zoneline: off plan after compaction · " + safetext.Clip(project, 60),
-		Body:    safetext.Clip("First action: "+call+". The checkpoint's Next: "+next+". Ask the agent what its next action is.", 400),
+	note := notify.Notification{Title: "zoneline: off plan after compaction · " + safetext.Field(project, 60),
+		Body:    safetext.Field("First action: "+call+". The checkpoint's Next: "+next+". Ask the agent what its next action is.", 400),
 		AppName: cfg.Notify.AppName, Urgency: cfg.Notify.Urgency}
 	if err := (notify.Spawner{Getenv: c.Getenv, StateDir: c.State.Root}).Spawn(note); err != nil {
 		c.State.Log("hook", "Stop: off-plan notification: %v", err)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/zoneline/zoneline/checkpoint"
+	"github.com/zoneline/zoneline/internal/safetext"
 	"github.com/zoneline/zoneline/state"
 )
 
@@ -138,11 +139,11 @@ func Text(tmpl string, m *Marker, step Step) string {
 	}
 	r := strings.NewReplacer(
 		"{tokens}", Tokens(m.Tokens),
-		"{zone}", m.Zone,
+		"{zone}", safetext.Field(m.Zone, 20),
 		"{to_compact}", toCompact,
 		"{window}", Tokens(m.Window),
-		"{model}", m.Model,
-		"{tier}", m.Tier,
+		"{model}", safetext.Field(m.Model, 80),
+		"{tier}", safetext.Field(m.Tier, 20),
 		"{threshold}", Tokens(m.Threshold),
 		"{next}", string(step),
 	)

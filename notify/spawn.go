@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/zoneline/zoneline/internal/detach"
+	"github.com/zoneline/zoneline/internal/safetext"
 )
 
 // Companion is the notifier binary's name, installed beside zoneline.
@@ -57,13 +58,21 @@ func NotificationForStep(m *Marker, p Policy, step Step) Notification {
 	return Notification{Title: title, Body: body, AppName: p.AppName, Urgency: p.Urgency}
 }
 
+// The longest title and body handed to the companion, in runes.
+const (
+	maxTitle = 200
+	maxBody  = 600
+)
+
 // Args returns the companion's command line for n (without the program name).
 func (n Notification) Args(stateDir string) []string {
 	args := []string{"-app", n.AppName, "-urgency", n.Urgency, "-deadline", CompanionDeadline.String()}
 	if stateDir != "" {
 		args = append(args, "-state", stateDir)
 	}
-	return append(args, "--", n.Title, n.Body)
+	// The title and body carry a payload's cwd and model, a transcript's command: one line
+	// each, sanitized and redacted, whoever built them.
+	return append(args, "--", safetext.Field(n.Title, maxTitle), safetext.Field(n.Body, maxBody))
 }
 
 // HaveBus reports whether a D-Bus session bus is there to notify on: $DBUS_SESSION_BUS_ADDRESS,

@@ -146,14 +146,14 @@ func (c *Context) decode(data []byte, readErr, cfgErr error) (*payload.Statuslin
 	}
 	p, err := payload.DecodeStatusline(data)
 	if err != nil && readErr != nil { // (the decode's error is the one shown)
-		c.State.Log("statusline", "%s", oneLine(readErr.Error()))
+		c.State.Log("statusline", "%s", safetext.Field(readErr.Error(), 0))
 	}
 	if err == nil {
 		err = readErr
 	}
 	if err != nil {
 		problems = append(problems, "payload: "+ShortErr(err))
-		c.State.Log("statusline", "%s (%d bytes)", oneLine(err.Error()), len(data))
+		c.State.Log("statusline", "%s (%d bytes)", safetext.Field(err.Error(), 0), len(data))
 	}
 	return p, problems
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/zoneline/zoneline/config"
 	"github.com/zoneline/zoneline/internal/rawfs"
+	"github.com/zoneline/zoneline/internal/safetext"
 	"github.com/zoneline/zoneline/payload"
 	"github.com/zoneline/zoneline/state"
 	"github.com/zoneline/zoneline/statusline"
@@ -52,7 +53,7 @@ func (c *Context) StopWarning(cfg *config.Config, h *payload.Hook) error {
 		if rawfs.IsNotExist(err) {
 			return errors.New("transcript " + h.TranscriptPath + " does not exist (yet)")
 		}
-		return errors.New("transcript: " + oneLine(err.Error()))
+		return errors.New("transcript: " + safetext.Field(err.Error(), 0))
 	}
 	var problem error
 	if needle != nil && !has {

@@ -48,7 +48,7 @@ func ConfigProblem(err error) string {
 
 // ShortErr is an error as a ⚠ segment shows it: one line, no "zoneline: ", at most 60 runes.
 func ShortErr(err error) string {
-	return Truncate(strings.TrimPrefix(oneLine(err.Error()), "zoneline: "), 60)
+	return Truncate(strings.TrimPrefix(safetext.Field(err.Error(), 0), "zoneline: "), 60)
 }
 
 // Truncate cuts s to n runes, the last an ellipsis.
@@ -58,10 +58,4 @@ func Truncate(s string, n int) string {
 		return s
 	}
 	return string(r[:n-1]) + "…"
-}
-
-// oneLine flattens s for a log line or a status segment, and makes it safe to print
-// (safetext.Line: no control, C1 or bidi rune survives).
-func oneLine(s string) string {
-	return safetext.Line(strings.Join(strings.Fields(s), " "))
 }

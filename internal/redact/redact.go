@@ -1,17 +1,45 @@
-// Package redact replaces what looks like a credential in text with "[REDACTED: kind]": the
-// API keys and tokens of the common providers (Anthropic, OpenAI, GitHub, GitLab, AWS, Slack,
-// Google, npm, Stripe, JWTs, Slack webhook URLs), the values of Authorization headers and Bearer
-// tokens, passwords given as password=… (DB_PASS=, MYSQL_PWD=, in quotes or escaped quotes
-// \"…\"), --password …, mysql's -p…, sshpass's and docker login's -p, redis-cli's -a, curl's
-// -u/--user user:password, aws_secret_access_key VALUE, the password of a URL's
-// user:password@ (a '/', '?' or '#' in it included), and private key blocks. zoneline runs it over the snapshots it stores, the restore it puts back
-// into the agent's context and every log line.
+// Package redact replaces what looks like a credential in text with "[REDACTED: kind]".
+// zoneline runs it over the snapshots it stores, the restore it puts back into the agent's
+// context, every log line and every outside string placed into a template (safetext.Field).
+// Three rules, each general:
+//
+//   - Provider tokens by their documented prefix and shape, wherever they stand: Anthropic
+//     sk-ant-, OpenAI sk-/sk-proj- (mixed case), OpenRouter sk-or-, GitHub ghp_/gho_/ghu_/
+//     ghs_/ghr_/github_pat_, GitLab glpat-/gldt-/glrt-/glptt-, Slack xox?-/xapp-, Stripe
+//     sk_live_/rk_live_/whsec_ (and _test_), npm npm_, PyPI pypi-, Hugging Face hf_, SendGrid
+//     SG.x.y, Twilio SK+32 hex, Shopify shpat_/shpca_/shppa_/shpss_, Databricks dapi, AWS
+//     AKIA/ASIA, Google AIza/GOCSPX-/ya29., HashiCorp Vault hvs./hvb./hvr., DigitalOcean
+//     dop_v1_/doo_v1_/dor_v1_, Doppler dp.pt. (and its kinds), Linear lin_api_, Atlassian
+//     ATATT, Grafana glsa_/glc_, Pulumi pul-, Heroku HRKU-, Docker dckr_pat_, Postman PMAK-,
+//     Sentry sntrys_/sntryu_, Supabase sbp_, Netlify nfp_, Tailscale tskey-, Groq gsk_,
+//     Perplexity pplx-, xAI xai-, Replicate r8_, 1Password ops_eyJ, age AGE-SECRET-KEY-1,
+//     JWTs, Slack webhook URLs and private key blocks. A prefix must be followed by the
+//     token's body (its class and least length), so a word that merely starts like one stays.
+//   - Values of secret-named keys: NAME=value, NAME: value, "name": "value", export NAME=…,
+//     quoted or in escaped quotes, whose name holds (ASCII case folded, "_", "-" and "."
+//     ignored) SECRET, TOKEN, PASSWORD, PASSWD, PASSPHRASE, PRIVATE, APIKEY, ACCESSKEY,
+//     ACCOUNTKEY, CREDENTIAL, AUTHKEY, SESSIONKEY, SIGNINGKEY, ENCRYPTIONKEY or MASTERKEY, or
+//     ends like a password (DB_PASS, MYSQL_PWD); Authorization headers, Bearer tokens, a URL's
+//     user:password@ and Azure's sig=. The same names as options: --name VALUE, --name=VALUE,
+//     Go's -name VALUE; and mysql's -p…, sshpass's and docker login's -p, redis-cli's -a,
+//     curl's -u/--user user:password, aws_secret_access_key VALUE.
+//   - What is kept, decided: a name that ends in what the value is about rather than the secret
+//     itself (…_URL, _URI, _ENDPOINT, _HOST, _PATH, _FILE, _DIR, _NAME, _TYPE, _LENGTH, _COUNT,
+//     _TOKENS, _SIZE, _LIMIT, _TTL, _EXPIRES…, _TIMEOUT, _ENABLED, _REQUIRED, _HEADER, _ENV,
+//     _STDIN, _COMMAND, _HELPER, _PROMPT, _POLICY, tokenizer): TOKEN_URL=https://…,
+//     PASSWORD_MIN_LENGTH=8, --token-file PATH and max_tokens=4096 stay, since the secret, if
+//     any, is elsewhere (a URL's own password and a token in its query are still caught). A
+//     value that is plainly no literal stays: a variable ($X, ${X}), a placeholder (<…>,
+//     {…}), a mask (****), a boolean or null, and, except for a password (a PIN is one), a
+//     number, a call (getToken()) or an attribute (config.api_key). A value under 8 bytes is
+//     no secret's (a password's is taken at any length). A path is not exempt by its shape: a
+//     secret-named variable whose value starts with "/" is redacted (base64 may start so).
 //
 // It is one pass over the bytes with no regexp (the log is on the statusline's hot path): a
-// switch on the byte at each position picks the few shapes that can start there. Text with
-// nothing to redact is returned as it is, without allocating. It errs towards keeping text:
-// hashes, UUIDs, commit ids and base64 that is not a key survive (redact_test.go holds both
-// lists).
+// switch on the byte at each position picks the few shapes that can start there, and the
+// prefix table is static (nothing built at init). Text with nothing to redact is returned as
+// it is, without allocating. Hashes, UUIDs, commit ids and base64 that is not a key survive
+// (redact_test.go and general_test.go hold both lists).
 package redact
 
 // Kinds, as they appear in "[REDACTED: kind]".
@@ -32,6 +60,33 @@ const (
 	KindPassword   = "password"
 	KindSecret     = "secret"
 	KindPrivateKey = "private key"
+
+	KindOpenRouter   = "openrouter key"
+	KindGrafana      = "grafana token"
+	KindGroq         = "groq key"
+	KindAtlassian    = "atlassian token"
+	KindPyPI         = "pypi token"
+	KindVault        = "vault token"
+	KindHuggingFace  = "hugging face token"
+	KindHeroku       = "heroku key"
+	KindDigitalOcean = "digitalocean token"
+	KindDocker       = "docker token"
+	KindDatabricks   = "databricks token"
+	KindShopify      = "shopify token"
+	KindLinear       = "linear key"
+	KindPulumi       = "pulumi token"
+	KindPostman      = "postman key"
+	KindSentry       = "sentry token"
+	KindSupabase     = "supabase token"
+	KindNetlify      = "netlify token"
+	KindTailscale    = "tailscale key"
+	KindPerplexity   = "perplexity key"
+	KindXAI          = "xai key"
+	KindReplicate    = "replicate token"
+	KindOnePassword  = "1password token"
+	KindSendGrid     = "sendgrid key"
+	KindTwilio       = "twilio key"
+	KindDoppler      = "doppler token"
 )
 
 // Marker starts every redaction.
@@ -43,6 +98,10 @@ func String(s string) string {
 	var b []byte // nil until the first redaction
 	last := 0    // s[last:] is not copied yet
 	for i := 0; i < len(s); {
+		if i > 0 && isAlnum(s[i]) && (isAlnum(s[i-1]) || s[i-1] == '_' || s[i-1] == '-') {
+			i++ // inside a word: nothing starts here (the fast path of clean text)
+			continue
+		}
 		start, end, kind := match(s, i)
 		if kind == "" {
 			i++
@@ -64,14 +123,7 @@ func String(s string) string {
 // match reports whether a credential starts at (or, for a key's value, just after) s[i]: the
 // range to replace and its kind ("" when none).
 func match(s string, i int) (start, end int, kind string) {
-	switch s[i] {
-	case 's', 'r', 'g', 'x', 'A', 'n', 'e':
-		if !boundaryBefore(s, i) {
-			return 0, 0, ""
-		}
-		if n, k := token(s[i:]); k != "" {
-			return i, i + n, k
-		}
+	switch c := s[i]; c {
 	case '-':
 		if hasPrefix(s[i:], "-----BEGIN ") {
 			if n := privateKey(s[i:]); n > 0 {
@@ -87,74 +139,28 @@ func match(s string, i int) (start, end int, kind string) {
 		return keyValue(s, i)
 	case '=':
 		return keyValue(s, i)
-	case 'B', 'b':
-		if hasPrefixFold(s[i:], "bearer ") && boundaryBefore(s, i) {
-			return bearer(s, i+len("bearer "))
-		}
 	case ' ':
 		return spaceValue(s, i)
-	case 'h':
-		if hasPrefix(s[i:], "hooks.slack.com/") {
+	default:
+		if !isAlnum(c) || !boundaryBefore(s, i) {
+			if c == 'h' && hasPrefix(s[i:], "hooks.slack.com/") {
+				return slackWebhook(s, i)
+			}
+			return 0, 0, ""
+		}
+		if tokenStart[c] {
+			if n, k := token(s[i:]); k != "" {
+				return i, i + n, k
+			}
+		}
+		switch {
+		case (c == 'B' || c == 'b') && hasPrefixFold(s[i:], "bearer "):
+			return bearer(s, i+len("bearer "))
+		case c == 'h' && hasPrefix(s[i:], "hooks.slack.com/"):
 			return slackWebhook(s, i)
 		}
 	}
 	return 0, 0, ""
-}
-
-// token matches a provider's key or token at the start of s: its length and kind.
-func token(s string) (int, string) {
-	switch s[0] {
-	case 's':
-		switch {
-		case hasPrefix(s, "sk-ant-"):
-			return body(s, len("sk-ant-"), 20, isB64URL, false, KindAnthropic)
-		case hasPrefix(s, "sk-"):
-			return body(s, len("sk-"), 20, isB64URL, true, KindOpenAI)
-		case hasPrefix(s, "sk_live_"), hasPrefix(s, "sk_test_"):
-			return body(s, len("sk_live_"), 16, isAlnum, false, KindStripe)
-		}
-	case 'r':
-		if hasPrefix(s, "rk_live_") || hasPrefix(s, "rk_test_") {
-			return body(s, len("rk_live_"), 16, isAlnum, false, KindStripe)
-		}
-	case 'g':
-		switch {
-		case len(s) > 4 && s[0] == 'g' && s[1] == 'h' && s[3] == '_' && (s[2] == 'p' || s[2] == 'o' || s[2] == 's' || s[2] == 'u' || s[2] == 'r'):
-			return body(s, 4, 30, isAlnum, false, KindGitHub)
-		case hasPrefix(s, "github_pat_"):
-			return body(s, len("github_pat_"), 40, isWord, false, KindGitHub)
-		case hasPrefix(s, "glpat-"):
-			return body(s, len("glpat-"), 20, isB64URL, false, KindGitLab)
-		}
-	case 'x':
-		if len(s) > 5 && hasPrefix(s, "xox") && s[4] == '-' && (s[3] == 'b' || s[3] == 'p' || s[3] == 'a' || s[3] == 'r' || s[3] == 's' || s[3] == 'e') {
-			return body(s, 5, 10, isSlack, false, KindSlack)
-		}
-	case 'A':
-		switch {
-		case hasPrefix(s, "AIza"):
-			return body(s, 4, 35, isB64URL, false, KindGoogle)
-		case hasPrefix(s, "AKIA"), hasPrefix(s, "ASIA"):
-			// exactly 16 upper-case letters and digits, at least one digit
-			n, digit := 4, false
-			for n < len(s) && n < 21 && (isUpper(s[n]) || isDigit(s[n])) {
-				digit = digit || isDigit(s[n])
-				n++
-			}
-			if n == 20 && digit && (n == len(s) || !isAlnum(s[n])) {
-				return n, KindAWS
-			}
-		}
-	case 'n':
-		if hasPrefix(s, "npm_") {
-			return body(s, 4, 36, isAlnum, false, KindNPM)
-		}
-	case 'e':
-		if hasPrefix(s, "eyJ") {
-			return jwt(s)
-		}
-	}
-	return 0, ""
 }
 
 // body matches prefix bytes of s followed by at least min bytes of class (and, with mixed, a
@@ -171,27 +177,6 @@ func body(s string, prefix, min int, class func(byte) bool, mixed bool, kind str
 		return 0, ""
 	}
 	return n, kind
-}
-
-// jwt matches header.payload.signature, each part base64url of at least 10 bytes.
-func jwt(s string) (int, string) {
-	n := 0
-	for part := 0; part < 3; part++ {
-		m := n
-		for n < len(s) && isB64URL(s[n]) {
-			n++
-		}
-		if n-m < 10 {
-			return 0, ""
-		}
-		if part < 2 {
-			if n >= len(s) || s[n] != '.' {
-				return 0, ""
-			}
-			n++
-		}
-	}
-	return n, KindJWT
 }
 
 // privateKey matches a "-----BEGIN … PRIVATE KEY-----" block through its END line (or the rest
@@ -339,7 +324,10 @@ func keyValue(s string, i int) (int, int, string) {
 		mode = valueField
 	}
 	start, end := value(s, j, mode)
-	if end-start < min || skipValue(s[start:end]) {
+	if n, k := token(s[start:end]); k != "" && n == end-start {
+		return start, end, k // a provider's key under any name: say which
+	}
+	if end-start < min || skipValue(s[start:end]) || kind != KindAuth && notLiteral(s[start:end], kind) {
 		return 0, 0, ""
 	}
 	if kind == KindAuth {
@@ -351,9 +339,6 @@ func keyValue(s string, i int) (int, int, string) {
 		if skipValue(s[w:end]) {
 			return 0, 0, ""
 		}
-	}
-	if n, k := token(s[start:end]); k != "" && n == end-start {
-		kind = k // a provider's key under a generic name: say which
 	}
 	return start, end, kind
 }
@@ -424,24 +409,6 @@ func skipValue(v string) bool {
 	return true // ****, xxxx, ...
 }
 
-// sensitive returns the kind of a key whose value is a credential, and the shortest value taken
-// for one ("" when the key is not sensitive).
-func sensitive(key string) (string, int) {
-	switch {
-	case equalFold(key, "authorization"), hasSuffixFold(key, "-authorization"):
-		return KindAuth, 1
-	case hasSuffixFold(key, "password"), hasSuffixFold(key, "passwd"), hasSuffixFold(key, "passphrase"),
-		equalFold(key, "pass"), hasSuffixFold(key, "_pass"), hasSuffixFold(key, "-pass"), hasSuffixFold(key, ".pass"),
-		hasSuffixFold(key, "_pwd"), hasSuffixFold(key, "-pwd"): // DB_PASS, MYSQL_PWD (not PWD, the cwd)
-		return KindPassword, 1
-	case hasSuffixFold(key, "secret"), hasSuffixFold(key, "token"), hasSuffixFold(key, "apikey"),
-		hasSuffixFold(key, "api_key"), hasSuffixFold(key, "api-key"), hasSuffixFold(key, "access_key"),
-		hasSuffixFold(key, "accesskey"), hasSuffixFold(key, "private_key"):
-		return KindSecret, 8
-	}
-	return "", 0
-}
-
 // option matches command-line options that carry a password: --password VALUE (and the other
 // long options of sensitive names, with a blank or '='), mysql's and sshpass's -pVALUE /
 // -p VALUE, and curl's -u user:password.
@@ -449,24 +416,37 @@ func option(s string, i int) (int, int, string) {
 	if i > 0 && !isBlank(s[i-1]) {
 		return 0, 0, ""
 	}
-	if hasPrefix(s[i:], "--") {
-		n := i + 2
+	if long := hasPrefix(s[i:], "--"); long || i+1 < len(s) && isLower(s[i+1]) {
+		// --name VALUE, --name=VALUE, and Go's -name VALUE
+		from := i + 1
+		if long {
+			from++
+		}
+		n := from
 		for n < len(s) && (isAlnum(s[n]) || s[n] == '-' || s[n] == '_') {
 			n++
 		}
-		name := s[i+2 : n]
-		if (name == "user" || name == "proxy-user") && n < len(s) && (s[n] == ' ' || s[n] == '=') && lineHas(s, i, "curl") {
+		name := s[from:n]
+		if long && (name == "user" || name == "proxy-user") && n < len(s) && (s[n] == ' ' || s[n] == '=') && lineHas(s, i, "curl") {
 			return userPassword(s, n+1) // curl --user user:password
 		}
 		kind, min := sensitive(name)
-		if kind == "" || kind == KindAuth || n >= len(s) || (s[n] != ' ' && s[n] != '=') {
+		if !long && (len(name) < 4 || !endsSecret(name) || name[0] == 'p' && (lineHas(s, i, "mysql") || lineHas(s, i, "mariadb") || lineHas(s, i, "sshpass"))) {
+			kind = "" // -pVALUE: a short option with its value attached
+		}
+		if kind != "" && kind != KindAuth && n < len(s) && (s[n] == ' ' || s[n] == '=') {
+			start, end := value(s, n+1, valueWord)
+			if n, k := token(s[start:end]); k != "" && n == end-start {
+				return start, end, k
+			}
+			if end-start < min || skipValue(s[start:end]) || s[start] == '-' || notLiteral(s[start:end], kind) {
+				return 0, 0, ""
+			}
+			return start, end, kind
+		}
+		if long {
 			return 0, 0, ""
 		}
-		start, end := value(s, n+1, valueWord)
-		if end-start < min || skipValue(s[start:end]) || s[start] == '-' {
-			return 0, 0, ""
-		}
-		return start, end, kind
 	}
 	if len(s) < i+3 {
 		return 0, 0, ""
@@ -564,7 +544,13 @@ func isAlnum(c byte) bool  { return isDigit(c) || isUpper(c) || isLower(c) }
 func isWord(c byte) bool   { return isAlnum(c) || c == '_' }
 func isB64URL(c byte) bool { return isAlnum(c) || c == '_' || c == '-' }
 func isSlack(c byte) bool  { return isAlnum(c) || c == '-' }
-func isBlank(c byte) bool  { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+func isB64(c byte) bool    { return isB64URL(c) || c == '+' || c == '/' || c == '=' }
+func isHex(c byte) bool    { return isDigit(c) || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' }
+func isLowerHex(c byte) bool {
+	return isDigit(c) || 'a' <= c && c <= 'f'
+}
+func isHexDash(c byte) bool { return isHex(c) || c == '-' }
+func isBlank(c byte) bool   { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 func isKeyByte(c byte) bool {
 	return isAlnum(c) || c == '_' || c == '-' || c == '.'
 }

@@ -149,6 +149,12 @@ func FuzzString(f *testing.F) {
 	for _, s := range survivors {
 		f.Add(s)
 	}
+	for _, tt := range generalSecrets {
+		f.Add(tt.in)
+	}
+	for _, s := range generalSurvivors {
+		f.Add(s)
+	}
 	f.Fuzz(func(t *testing.T, s string) {
 		out := String(s)
 		if String(out) != out {
