@@ -87,6 +87,10 @@ var (
 	skillBaseMarker     = []byte("Base directory for this skill:")
 	invokedSkillsMarker = []byte(`"invoked_skills"`)
 	gitOperationMarker  = []byte(`"gitOperation"`)
+	commandNameMarker   = []byte("<command-name>")
+	isMetaMarker        = []byte(`"isMeta":true`)
+	skillName           = []byte(`"Skill"`)
+	bashName            = []byte(`"Bash"`)
 )
 
 // Reset forgets everything collected: a new stretch starts.
@@ -111,7 +115,8 @@ func (s *EvidenceScanner) Evidence() Evidence {
 }
 
 // Add reads one transcript line (with or without its newline); anything that is not a
-// complete record is skipped.
+// complete record is skipped. Only the records that can matter are decoded (cheap byte tests
+// first), so a long stretch costs little more than reading it.
 func (s *EvidenceScanner) Add(line []byte) {
 	typ, ok := topLevelType(line)
 	if !ok {
@@ -123,7 +128,24 @@ func (s *EvidenceScanner) Add(line []byte) {
 			s.invoked(line)
 		}
 		return
-	case "user", "assistant":
+	case "assistant":
+		s.slashName, s.slashUUID = "", ""
+		if !bytes.Contains(line, toolUseMarker) || !bytes.Contains(line, skillName) && !bytes.Contains(line, bashName) {
+			return
+		}
+	case "user":
+		switch {
+		case bytes.Contains(line, skillBaseMarker), bytes.Contains(line, commandNameMarker):
+		case bytes.Contains(line, toolResultMarker):
+			if len(s.pending) == 0 && len(s.skillByTool) == 0 {
+				return
+			}
+		default:
+			if !bytes.Contains(line, isMetaMarker) {
+				s.slashName, s.slashUUID = "", ""
+			}
+			return
+		}
 	default:
 		return
 	}
@@ -133,10 +155,7 @@ func (s *EvidenceScanner) Add(line []byte) {
 		return
 	}
 	if rec.Type == "assistant" {
-		s.slashName, s.slashUUID = "", ""
-		if bytes.Contains(line, toolUseMarker) {
-			s.toolUses(&rec, line)
-		}
+		s.toolUses(&rec, line)
 		return
 	}
 	switch {

@@ -309,3 +309,49 @@ func TestEvidenceRealWorld(t *testing.T) {
 		t.Errorf("no push found; the corpus records %d", gitPushes)
 	}
 }
+
+func TestEvidenceSinceCompaction(t *testing.T) {
+	fixture, err := os.ReadFile("testdata/evidence/session.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	big := rec("user", "big", fmt.Sprintf(`[{"type":"tool_result","tool_use_id":"zz","content":%q}]`, strings.Repeat("y", 3*evidenceChunk/2)), "")
+	boundary := []byte(`{"type":"system","subtype":"compact_boundary","uuid":"b1","compactMetadata":{"trigger":"auto","preTokens":1000}}`)
+	side := []byte(`{"type":"system","subtype":"compact_boundary","isSidechain":true,"uuid":"b2"}`)
+	var b bytes.Buffer
+	b.Write(rec("user", "c0", `"<command-name>/early</command-name>"`, ""))
+	b.WriteByte('\n')
+	b.Write(rec("user", "m0", `[{"type":"text","text":"Base directory for this skill: /s/early\n\nold body"}]`, `,"isMeta":true`))
+	b.WriteByte('\n')
+	b.Write(boundary)
+	b.WriteByte('\n')
+	b.Write(big) // spans chunks
+	b.WriteByte('\n')
+	b.Write(side) // a subagent's boundary starts nothing
+	b.WriteByte('\n')
+	b.Write(bytes.TrimRight(fixture, "\n")) // the last line without its newline
+	path := filepath.Join(t.TempDir(), "t.jsonl")
+	if err := os.WriteFile(path, b.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ev, rd, err := EvidenceSinceCompaction(path, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := scanFile(t, "testdata/evidence/session.jsonl")
+	if !reflect.DeepEqual(ev, want) || !rd.Boundary || rd.Partial || rd.LinesSkipped != 0 {
+		t.Errorf("since the boundary: %d skills %d actions, read %+v; want the fixture's %d and %d after a boundary",
+			len(ev.Skills), len(ev.Actions), rd, len(want.Skills), len(want.Actions))
+	}
+	// A window that starts inside the big line: no boundary, partial, the fixture still read.
+	ev, rd, err = EvidenceSinceCompaction(path, int64(len(fixture)+evidenceChunk))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(ev, want) || rd.Boundary || !rd.Partial {
+		t.Errorf("window: %d skills %d actions, read %+v", len(ev.Skills), len(ev.Actions), rd)
+	}
+	if _, _, err := EvidenceSinceCompaction(filepath.Join(t.TempDir(), "none"), 0); err == nil {
+		t.Error("a missing transcript gave no error")
+	}
+}
