@@ -14,7 +14,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/zoneline/zoneline/checkpoint"
 	"github.com/zoneline/zoneline/zones"
 )
 
@@ -120,7 +119,7 @@ type State struct {
 
 // Flow configures `zoneline compact-flow`.
 type Flow struct {
-	CompactInstructions string       `toml:"compact_instructions"` // sent after /compact
+	CompactInstructions string       `toml:"compact_instructions"` // the user's own words after /compact ("": none)
 	Timeouts            FlowTimeouts `toml:"timeouts"`
 }
 
@@ -213,18 +212,13 @@ func Default() *Config {
 		PreCompact: PreCompact{Snapshots: 40, Instructions: true},
 		State:      State{GCDays: 14},
 		Flow: Flow{
-			CompactInstructions: DefaultCompactInstructions,
-			Timeouts:            FlowTimeouts{Prep: "10m", Compact: "5m", Postcompact: "10m"},
+			Timeouts: FlowTimeouts{Prep: "10m", Compact: "5m", Postcompact: "10m"},
 		},
 		Watch:  Watch{Interval: "5s", Projects: []string{}},
 		Resume: Resume{Check: true},
 		Mod:    Mod{CompactAt: "off"},
 	}
 }
-
-// DefaultCompactInstructions is the keep-instructions text of the /compact line
-// (checkpoint.CompactLine), which compact-flow sends and /compact-prep hands the user.
-const DefaultCompactInstructions = checkpoint.DefaultCompactInstructions
 
 // DefaultSegments is the default line's segments, in order.
 var DefaultSegments = []string{"zone", "tokens", "bar", "percent", "compact", "nudge", "limits", "model", "dir", "branch", "compactions", "resume", "problems"}

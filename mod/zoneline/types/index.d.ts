@@ -27,7 +27,6 @@ export type ZoneStatus = {
   checkpoint: string
   checkpoint_fresh: boolean
   checkpoint_verified: boolean
-  instructions: string
   problems: string[]
 }
 
