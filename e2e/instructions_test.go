@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/zoneline/zoneline/hook"
+	"github.com/zoneline/zoneline/snapshot"
+	"github.com/zoneline/zoneline/state"
 )
 
 // instrSkillTrigger is in the body of the skill the instruction tests load by its slash command:
@@ -229,4 +231,7 @@ func TestPreCompactInstructionsAuto(t *testing.T) {
 		t.Fatal("no automatic compaction after six more prompts")
 	}
 	checkInstructions(t, additional(t, cs[0]), true)
+	if _, snap, err := snapshot.Latest(state.Dir{Root: filepath.Join(s.Work, "state")}, sessionID(t, s)); err != nil || snap.Trigger != "auto" {
+		t.Errorf("the compaction was not automatic: PreCompact's snapshot %v, %v", snap, err)
+	}
 }
