@@ -192,7 +192,7 @@ func checkHook(t testing.TB, what string, r result) {
 		return
 	}
 	oneLine := bytes.Count(out, []byte("\n")) == 0 && bytes.HasPrefix(out, []byte("zoneline: "))
-	block := bytes.HasPrefix(out, []byte(hook.InstructionsHead+"\n")) && utf8.RuneCount(out) <= hook.MaxInstructions
+	block := bytes.HasPrefix(out, []byte(hook.InstructionsHead)) && utf8.RuneCount(out) <= hook.MaxInstructions
 	if !utf8.Valid(out) || !oneLine && !block {
 		t.Errorf("%s: hook stdout is neither JSON, one zoneline line nor zoneline's instructions: %q", what, cut(r.stdout))
 	}

@@ -130,7 +130,7 @@ func (s *EvidenceScanner) Add(line []byte) {
 		return
 	case "assistant":
 		s.slashName, s.slashUUID = "", ""
-		if !bytes.Contains(line, toolUseMarker) || !bytes.Contains(line, skillName) && !bytes.Contains(line, bashName) {
+		if !bytes.Contains(line, toolUseMarker) || !bytes.Contains(line, skillName) && !(bytes.Contains(line, bashName) && mayAct(line)) {
 			return
 		}
 	case "user":
@@ -172,6 +172,22 @@ func (s *EvidenceScanner) Add(line []byte) {
 			s.slashUUID = rec.UUID
 		}
 	}
+}
+
+// actionWords are in every command commandActions recognises (and every one the CLI records a
+// gitOperation for): a Bash call whose record holds none is not decoded.
+var actionWords = [][]byte{[]byte("push"), []byte("tag"), []byte("gh"), []byte("publish"), []byte("release"),
+	[]byte("upload"), []byte("deploy"), []byte("vercel"), []byte("kubectl"), []byte("helm"), []byte("apply"),
+	[]byte("pulumi"), []byte("railway")}
+
+// mayAct reports whether an assistant record may hold a Bash call that does an external action.
+func mayAct(line []byte) bool {
+	for _, w := range actionWords {
+		if bytes.Contains(line, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // toolUses reads an assistant record's Skill and Bash calls.

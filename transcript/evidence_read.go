@@ -3,9 +3,12 @@ package transcript
 import "bytes"
 
 // DefaultEvidenceBytes is how far back from the end EvidenceSinceCompaction reads when its
-// maxBytes is zero or negative: far more than one context's stretch of records usually takes,
-// read in evidenceChunk pieces (memory stays bounded by the chunk and the longest line).
-const DefaultEvidenceBytes int64 = 64 << 20
+// maxBytes is zero or negative: several times one context's stretch of records (the longest
+// stretch between two compactions in the 46 shared real-world transcripts is 4.1 MB, for a 200k
+// window), read in evidenceChunk pieces (memory stays bounded by the chunk and the longest line).
+// The scanner decodes only the records that can matter, so PreCompact reads it in about 0.1 s
+// of CPU (BenchmarkEvidenceSinceCompaction).
+const DefaultEvidenceBytes int64 = 32 << 20
 
 const (
 	evidenceChunk   = 1 << 20
