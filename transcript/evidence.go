@@ -359,8 +359,14 @@ func (s *EvidenceScanner) results(line []byte) {
 	if json.Unmarshal(s.content, &blocks) != nil {
 		return
 	}
-	var op gitOperation
-	if bytes.Contains(line, gitOperationMarker) {
+	results := 0
+	for _, b := range blocks {
+		if b.Type == "tool_result" {
+			results++
+		}
+	}
+	var op gitOperation // the record's: it names one call's result only when the record holds one
+	if results == 1 && bytes.Contains(line, gitOperationMarker) {
 		var r struct {
 			Result json.RawMessage `json:"toolUseResult"`
 		}

@@ -355,3 +355,21 @@ func TestEvidenceSinceCompaction(t *testing.T) {
 		t.Error("a missing transcript gave no error")
 	}
 }
+
+// TestEvidenceGitOperationOneResult: a record's gitOperation names its one tool result; a
+// record with two results lends it to neither (the commands' own words count).
+func TestEvidenceGitOperationOneResult(t *testing.T) {
+	var s EvidenceScanner
+	s.Add(rec("assistant", "a", `[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"git push origin one"}},{"type":"tool_use","id":"t2","name":"Bash","input":{"command":"./ship.sh push"}}]`, ""))
+	s.Add(rec("user", "r", `[{"type":"tool_result","tool_use_id":"t1","content":"ok"},{"type":"tool_result","tool_use_id":"t2","content":"ok"}]`,
+		`,"toolUseResult":{"stdout":"","gitOperation":{"push":{"branch":"other"}}}`))
+	s.Add(rec("assistant", "b", `[{"type":"tool_use","id":"t3","name":"Bash","input":{"command":"./ship.sh push"}}]`, ""))
+	s.Add(rec("user", "r2", `[{"type":"tool_result","tool_use_id":"t3","content":"ok"}]`, `,"toolUseResult":{"stdout":"","gitOperation":{"push":{"branch":"three"}}}`))
+	var got []string
+	for _, a := range s.Evidence().Actions {
+		got = append(got, a.Kind+":"+a.ID+"@"+a.UUID)
+	}
+	if want := []string{"push:one@a", "push:three@b"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("actions %q, want %q", got, want)
+	}
+}
