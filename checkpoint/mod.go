@@ -2,25 +2,7 @@ package checkpoint
 
 import (
 	"strings"
-
-	"github.com/zoneline/zoneline/internal/safetext"
 )
-
-// KeepList is what every compaction without instructions of its own is told to keep (the mod
-// adds it to an automatic compaction and to a bare /compact).
-const KeepList = "Keep word for word: the user's explicit instructions and corrections in their own words, " +
-	"every decision with its reason, every approach that failed and why, what is done, in flight and not started, " +
-	"and exact ids, paths, commands and error messages."
-
-// CompactInstructions are the instructions for a compaction: the keep-list and, when the
-// session has a fresh checkpoint that passes verify, its path and what to keep of it.
-func CompactInstructions(path string, verified bool) string {
-	if !verified || path == "" {
-		return KeepList
-	}
-	return KeepList + " A verified zoneline checkpoint is at " + safetext.Field(path, 0) +
-		": keep its Next, Rules and External state intact, word for word; zoneline restores it after this compaction."
-}
 
 // ForkPrompt is the question the mod asks through a fork of the conversation (whose answer never
 // joins it): write the checkpoint now, in the fixed format, answering with the file alone.

@@ -1,9 +1,6 @@
 package checkpoint
 
-import (
-	"strings"
-	"testing"
-)
+import "testing"
 
 func TestExtract(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
@@ -34,18 +31,5 @@ func TestExtract(t *testing.T) {
 		if _, ok := Extract(in); ok {
 			t.Errorf("Extract(%q) found a checkpoint", in)
 		}
-	}
-}
-
-func TestCompactInstructions(t *testing.T) {
-	if got := CompactInstructions("/s/checkpoint.md", false); got != KeepList {
-		t.Errorf("unverified: %q, want the keep-list alone", got)
-	}
-	if got := CompactInstructions("", true); got != KeepList {
-		t.Errorf("no path: %q", got)
-	}
-	got := CompactInstructions("/s/checkpoint.md", true)
-	if !strings.HasPrefix(got, KeepList) || !strings.Contains(got, "/s/checkpoint.md") || !strings.Contains(got, "Next, Rules and External state") {
-		t.Errorf("verified: %q", got)
 	}
 }

@@ -26,18 +26,15 @@ func verifyOptional(s *Section, seen map[string]int, add func(int, string, ...an
 	return true
 }
 
-// DefaultCompactInstructions is what the /compact line asks the compaction to keep. It is
-// phrased as what to keep, never as a request to act: inline /compact arguments survive the
-// boundary and can be acted on again afterwards (anthropics/claude-code#55555).
-const DefaultCompactInstructions = "Keep verbatim: the zoneline checkpoint (goal, state, next action, plan and phase, decisions, abandoned approaches, rules, external state, workers, traps); the work in flight (background commands, subagents and task list, with their ids and output files); exact ids, paths and commands."
-
 // CompactLine returns the /compact line handed to the user (by /compact-prep, `zoneline
-// checkpoint compact-line`) and typed by compact-flow: "/compact " and the instructions
-// (DefaultCompactInstructions when empty), on one line.
+// checkpoint compact-line`) and typed by compact-flow: "/compact", and after it the user's own
+// words ([flow] compact_instructions) folded onto one line when there are any. What to keep is
+// not repeated there: zoneline's PreCompact hook gives the summariser its instructions on every
+// compaction (hook.Instructions), and /compact arguments survive the boundary and can be acted
+// on again afterwards (anthropics/claude-code#55555).
 func CompactLine(instructions string) string {
-	in := safetext.Field(instructions, 0)
-	if in == "" {
-		in = DefaultCompactInstructions
+	if in := safetext.Field(instructions, 0); in != "" {
+		return "/compact " + in
 	}
-	return "/compact " + in
+	return "/compact"
 }

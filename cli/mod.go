@@ -191,7 +191,6 @@ func (e *Env) modStatusJSON(r pipeline.Rendered, cfg *config.Config, width int) 
 	b = jsonStr(b, "checkpoint", ck.path)
 	b = jsonBool(b, "checkpoint_fresh", ck.fresh)
 	b = jsonBool(b, "checkpoint_verified", ck.verified)
-	b = jsonStr(b, "instructions", checkpoint.CompactInstructions(ck.path, ck.fresh && ck.verified))
 
 	b = appendModRow(b, v, cfg.Glyphs, width)
 

@@ -13,7 +13,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/zoneline/zoneline/checkpoint"
 	"github.com/zoneline/zoneline/statusline"
 	"github.com/zoneline/zoneline/zones"
 )
@@ -106,6 +105,11 @@ type Checkpoint struct {
 type PreCompact struct {
 	HoldOnce  bool `toml:"hold_once"` // block one auto compaction when no fresh checkpoint exists
 	Snapshots int  `toml:"snapshots"` // snapshots kept
+	// Instructions: PreCompact prints instructions for the summariser, built from the session's
+	// records (Claude Code appends a PreCompact hook's stdout to the summarisation request).
+	Instructions bool `toml:"instructions"`
+	// InstructionsExtra is the user's own standing instructions, appended to them.
+	InstructionsExtra string `toml:"instructions_extra"`
 }
 
 // State configures the state directory.
@@ -115,7 +119,7 @@ type State struct {
 
 // Flow configures `zoneline compact-flow`.
 type Flow struct {
-	CompactInstructions string       `toml:"compact_instructions"` // sent after /compact
+	CompactInstructions string       `toml:"compact_instructions"` // the user's own words after /compact ("": none)
 	Timeouts            FlowTimeouts `toml:"timeouts"`
 }
 
@@ -205,21 +209,16 @@ func Default() *Config {
 			AppName: "zoneline",
 		},
 		Checkpoint: Checkpoint{Budget: 6000, StaleMinutes: 30},
-		PreCompact: PreCompact{Snapshots: 40},
+		PreCompact: PreCompact{Snapshots: 40, Instructions: true},
 		State:      State{GCDays: 14},
 		Flow: Flow{
-			CompactInstructions: DefaultCompactInstructions,
-			Timeouts:            FlowTimeouts{Prep: "10m", Compact: "5m", Postcompact: "10m"},
+			Timeouts: FlowTimeouts{Prep: "10m", Compact: "5m", Postcompact: "10m"},
 		},
 		Watch:  Watch{Interval: "5s", Projects: []string{}},
 		Resume: Resume{Check: true},
 		Mod:    Mod{CompactAt: "off"},
 	}
 }
-
-// DefaultCompactInstructions is the keep-instructions text of the /compact line
-// (checkpoint.CompactLine), which compact-flow sends and /compact-prep hands the user.
-const DefaultCompactInstructions = checkpoint.DefaultCompactInstructions
 
 // Tiers are the warning tiers.
 var Tiers = []string{"warn", "dumb", "imminent"}

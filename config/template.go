@@ -76,15 +76,23 @@ stale_minutes = 30
 hold_once = false
 # PreCompact snapshots kept.
 snapshots = 40
+# Tell the summariser of every compaction (automatic ones too) what this session's records show:
+# the skills loaded, the pushes, PRs, tags, releases and deploys done, the checkpoint's Next and
+# Rules, the work in flight. Claude Code adds PreCompact's output to the summarisation request.
+instructions = true
+# Your own standing instructions for every summary, appended to zoneline's (one line).
+instructions_extra = ""
 
 [state]
 # Per-session state older than this many days is removed.
 gc_days = 14
 
 [flow]
-# zoneline compact-flow: /compact-prep, then /compact with these instructions, then /postcompact.
-# /compact-prep hands you the same line. Phrase it as what to keep, never as a request to act.
-compact_instructions = "Keep verbatim: the zoneline checkpoint (goal, state, next action, plan and phase, decisions, abandoned approaches, rules, external state, workers, traps); the work in flight (background commands, subagents and task list, with their ids and output files); exact ids, paths and commands."
+# zoneline compact-flow: /compact-prep, then /compact, then /postcompact. /compact-prep hands you
+# the same /compact line. Words here follow "/compact" (none by default: zoneline's PreCompact
+# hook tells the summariser what to keep on every compaction; see [precompact] instructions).
+# Phrase them as what to keep, never as a request to act.
+compact_instructions = ""
 
 [flow.timeouts]
 # Each wait of compact-flow; on a timeout it stops and sends nothing more.

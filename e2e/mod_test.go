@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zoneline/zoneline/checkpoint"
 	"github.com/zoneline/zoneline/hook"
 	"github.com/zoneline/zoneline/install"
 	"github.com/zoneline/zoneline/mod"
@@ -148,8 +147,9 @@ func TestModZoneRow(t *testing.T) {
 }
 
 // TestModAutoCompactInstructions: an automatic compaction (as in the harness's README: 80% of a
-// 200k window, compacting at the sixth prompt) sends a summarisation request that carries
-// zoneline's keep-list after "Additional Instructions:".
+// 200k window, compacting at the sixth prompt) with the mod and the hooks sends a summarisation
+// request that carries zoneline's instructions after "Additional Instructions:", once (the
+// PreCompact hook's; the mod adds none).
 func TestModAutoCompactInstructions(t *testing.T) {
 	s, _ := modSession(t, "", map[string]string{
 		"CLAUDE_AUTOCOMPACT_PCT_OVERRIDE": "80",
@@ -167,8 +167,8 @@ func TestModAutoCompactInstructions(t *testing.T) {
 	if i < 0 {
 		t.Fatalf("the summarisation request has no \"Additional Instructions:\"")
 	}
-	if !strings.Contains(body[i:], checkpoint.KeepList) {
-		t.Errorf("the instructions after \"Additional Instructions:\" lack zoneline's keep-list:\n%.600s", body[i:])
+	if n := strings.Count(body[i:], hook.NothingToKeep); n != 1 {
+		t.Errorf("the instructions after \"Additional Instructions:\" carry zoneline's line %d times, want once:\n%.1200s", n, body[i:])
 	}
 }
 
@@ -204,9 +204,9 @@ func TestModCompactAt(t *testing.T) {
 	}
 	cs := s.Requests(KindCompact)
 	body := bodyText(t, cs[0])
-	want := checkpoint.CompactInstructions(ckPath, true)
-	if i := strings.Index(body, "Additional Instructions:"); i < 0 || !strings.Contains(body[i:], want) {
-		t.Errorf("the compaction request lacks the ready instruction line %q", want)
+	want := "Keep verbatim the path of zoneline's checkpoint, which is put back after this compaction: " + ckPath
+	if i := strings.Index(body, "Additional Instructions:"); i < 0 || !strings.Contains(body[i:], want) || strings.Count(body[i:], hook.InstructionsHead) != 1 {
+		t.Errorf("the compaction request lacks the PreCompact hook's instructions naming the checkpoint once (%q)", want)
 	}
 	if f := s.Requests(KindFork); len(f) > 0 && f[0].T > cs[0].T {
 		t.Errorf("the fork came after the compaction request")

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zoneline/zoneline/hook"
 	"github.com/zoneline/zoneline/state"
 )
 
@@ -82,7 +83,7 @@ func TestStdinLeftOpen(t *testing.T) {
 		{"statusline", []string{"statusline"}, statuslinePayload(w, sessionID, 150_000), wholePayloadWait, "150k"},
 		{"statusline-nothing", []string{"statusline"}, nil, statuslineDeadline, "⚠"},
 		{"statusline-half", []string{"statusline"}, statuslinePayload(w, sessionID, 150_000)[:40], statuslineDeadline, "⚠"},
-		{"PreCompact", []string{"hook"}, hookPayload(w, sessionID, "PreCompact"), wholePayloadWait, "snapshot"},
+		{"PreCompact", []string{"hook"}, hookPayload(w, sessionID, "PreCompact"), wholePayloadWait, hook.NothingToKeep},
 		{"UserPromptSubmit", []string{"hook"}, hookPayload(w, sessionID, "UserPromptSubmit"), wholePayloadWait, ""},
 		{"hook-nothing", []string{"hook"}, nil, hookDeadline, ""},
 	} {

@@ -17,6 +17,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/zoneline/zoneline/hook"
 	"github.com/zoneline/zoneline/internal/procbench"
 )
 
@@ -168,8 +169,9 @@ func checkStatusline(t testing.TB, what string, r result) {
 	}
 }
 
-// checkHook: stdout empty, exactly one JSON object, or (PreCompact's note under /compact) one
-// plain line of valid UTF-8 that does not look like JSON.
+// checkHook: stdout empty, exactly one JSON object, or (PreCompact's instructions for the
+// summariser) plain valid UTF-8 that does not look like JSON: one "zoneline: " line, or
+// zoneline's instructions (hook.InstructionsHead first) within hook.MaxInstructions characters.
 func checkHook(t testing.TB, what string, r result) {
 	t.Helper()
 	checkCommon(t, what, r)
@@ -189,8 +191,10 @@ func checkHook(t testing.TB, what string, r result) {
 		}
 		return
 	}
-	if !utf8.Valid(out) || bytes.Count(out, []byte("\n")) > 0 || !bytes.HasPrefix(out, []byte("zoneline: ")) {
-		t.Errorf("%s: hook stdout is neither JSON nor one zoneline line: %q", what, cut(r.stdout))
+	oneLine := bytes.Count(out, []byte("\n")) == 0 && bytes.HasPrefix(out, []byte("zoneline: "))
+	block := bytes.HasPrefix(out, []byte(hook.InstructionsHead)) && utf8.RuneCount(out) <= hook.MaxInstructions
+	if !utf8.Valid(out) || !oneLine && !block {
+		t.Errorf("%s: hook stdout is neither JSON, one zoneline line nor zoneline's instructions: %q", what, cut(r.stdout))
 	}
 }
 

@@ -113,7 +113,7 @@ func (g *Guard) run(fn func() (Output, error)) (out Output, err error, ok bool) 
 // Output is a handler's answer. At most one of JSON and Text is printed.
 type Output struct {
 	JSON any    // marshalled to one JSON object on stdout
-	Text string // plain stdout (PreCompact/PostCompact: shown to the user under /compact)
+	Text string // plain stdout, its lines kept (PreCompact: the summariser's instructions, shown to the user under /compact)
 }
 
 // Handler handles one event.
@@ -186,7 +186,7 @@ func write(c *Context, event string, out Output, stdout io.Writer) int {
 		}
 		stdout.Write(append(b, '\n'))
 	case out.Text != "":
-		io.WriteString(stdout, safetext.Line(out.Text)+"\n")
+		io.WriteString(stdout, safetext.Text(out.Text)+"\n")
 	}
 	return 0
 }

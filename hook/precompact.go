@@ -4,7 +4,6 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"strconv"
 	"time"
 
 	"github.com/zoneline/zoneline/checkpoint"
@@ -12,6 +11,7 @@ import (
 	"github.com/zoneline/zoneline/payload"
 	"github.com/zoneline/zoneline/snapshot"
 	"github.com/zoneline/zoneline/state"
+	"github.com/zoneline/zoneline/transcript"
 )
 
 // snapshotTimeout bounds taking the snapshot (the transcript read and `git status`), well inside
@@ -23,10 +23,12 @@ const snapshotTimeout = 2500 * time.Millisecond
 const HoldReason = "zoneline: auto-compaction held once: no /compact-prep checkpoint newer than the context warning exists. " +
 	"Run /compact-prep first (it writes the checkpoint that survives compaction), then /compact; the next compaction will not be held."
 
-// preCompact writes the mechanical snapshot and prints one short line pointing at it (the
-// user sees it under /compact; on a manual /compact the model does too). It never blocks,
-// except with [precompact] hold_once: an auto compaction with no checkpoint newer than the
-// warning marker is blocked once, and the hold is recorded so the next attempt passes.
+// preCompact writes the mechanical snapshot and prints the instructions for the summariser
+// (Instructions: Claude Code appends a PreCompact hook's stdout to the summarisation request,
+// and shows it to the user under /compact), or nothing with [precompact] instructions = false.
+// It never blocks, except with [precompact] hold_once: an auto compaction with no checkpoint
+// newer than the warning marker is blocked once, and the hold is recorded so the next attempt
+// passes.
 func preCompact(c *Context, h *payload.Hook) (Output, error) {
 	if !state.ValidSessionID(h.SessionID) {
 		return Output{}, state.ErrBadSession
@@ -36,7 +38,7 @@ func preCompact(c *Context, h *payload.Hook) (Output, error) {
 	defer cancel()
 	snap := snapshot.Take(ctx, snapshot.Input{SessionID: h.SessionID, Transcript: h.TranscriptPath,
 		Cwd: h.Cwd, Trigger: h.Trigger, Now: c.now(), State: &c.State})
-	path, err := snapshot.Write(c.State, snap, cfg.PreCompact.Snapshots)
+	_, err := snapshot.Write(c.State, snap, cfg.PreCompact.Snapshots)
 	if err != nil {
 		c.State.Log("hook", "PreCompact: writing the snapshot: %v", err)
 	}
@@ -44,40 +46,51 @@ func preCompact(c *Context, h *payload.Hook) (Output, error) {
 	if ckErr != nil {
 		c.State.Log("hook", "PreCompact: checkpoint state: %v", ckErr)
 	}
-	hasCk := ck.Exists
 
 	if cfg.PreCompact.HoldOnce && h.Trigger == "auto" {
 		if out, held := hold(c, h, ck); held {
 			return out, nil
 		}
 	}
-	return Output{Text: preCompactLine(path != "", len(snap.Prompts), len(snap.Files), hasCk, ck.Fresh)}, err
+	if !cfg.PreCompact.Instructions {
+		return Output{}, err
+	}
+	return Output{Text: Instructions(brief(c, h, snap, ck, cfg.PreCompact.InstructionsExtra))}, err
 }
 
-// preCompactLine is PreCompact's one line. Claude Code shows it after "PreCompact [<command>]
-// completed successfully: ", so it stays short (under 76 columns, one row of an 80-column pane
-// on its own) and names no path: the snapshot's path reaches the model with the restore after
-// the compaction, and `zoneline doctor` shows the log.
-func preCompactLine(saved bool, prompts, files int, exists, fresh bool) string {
-	if !saved {
-		return "zoneline: ⚠ no snapshot written (zoneline doctor shows why)"
+// brief gathers what the instructions are built from: the transcript since the last
+// compaction (transcript.EvidenceSinceCompaction), the snapshot's work in flight, and the
+// checkpoint when it is fresh (checkpoint.Next: the one rule the restore applies too).
+func brief(c *Context, h *payload.Hook, snap *snapshot.Snapshot, ck checkpoint.Freshness, extra string) *Brief {
+	b := &Brief{InFlight: snap.InFlight, Stale: ck.Stale(), Extra: extra}
+	if h.TranscriptPath != "" {
+		ev, rd, err := transcript.EvidenceSinceCompaction(h.TranscriptPath, 0)
+		if err != nil {
+			c.State.Log("hook", "PreCompact: reading the transcript for the instructions: %v", err)
+		}
+		b.Evidence, b.Read = ev, rd
 	}
-	ck := "no checkpoint"
-	switch {
-	case fresh:
-		ck = "checkpoint ready"
-	case exists:
-		ck = "stale checkpoint" // not restored as truth (checkpoint.Next)
+	if ck.Fresh {
+		path, err := checkpoint.Path(c.State, h.SessionID)
+		text := ""
+		if err == nil {
+			text, _, err = checkpoint.Read(path)
+		}
+		if err != nil {
+			c.State.Log("hook", "PreCompact: reading the checkpoint for the instructions: %v", err)
+			b.Stale = true
+			return b
+		}
+		p := checkpoint.Parse(text)
+		b.Checkpoint = path
+		if s := p.Section("Next"); s != nil {
+			b.Next = s.Body
+		}
+		if s := p.Section("Rules"); s != nil {
+			b.Rules = s.Body
+		}
 	}
-	return "zoneline: snapshot saved (" + count(prompts, "prompt") + ", " + count(files, "file") + "); " + ck
-}
-
-// count is "1 prompt", "3 prompts".
-func count(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return strconv.Itoa(n) + " " + noun + "s"
+	return b
 }
 
 // hold decides and records hold_once. It holds when no compaction of this number was held

@@ -46,17 +46,12 @@ func TestCompactPrep(t *testing.T) {
 	}
 }
 
-// TestCompactLineKeeps: the /compact line says what to keep, never asks for an action (inline
-// instructions survive the boundary and could be acted on again).
+// TestCompactLineKeeps: the /compact line is bare by default (zoneline's PreCompact hook gives
+// the summariser its instructions, once; inline instructions survive the boundary and could be
+// acted on again); the user's own words follow it on one line.
 func TestCompactLineKeeps(t *testing.T) {
-	line := checkpoint.CompactLine("")
-	if !strings.HasPrefix(line, "/compact Keep verbatim: ") || strings.Contains(line, "\n") {
-		t.Fatalf("compact line %q", line)
-	}
-	for _, verb := range []string{"run ", "Run ", "do ", "continue", "execute", "push", "then "} {
-		if strings.Contains(line, verb) {
-			t.Errorf("compact line %q asks for an action (%q)", line, verb)
-		}
+	if line := checkpoint.CompactLine(" \n "); line != "/compact" {
+		t.Fatalf("compact line %q, want /compact", line)
 	}
 	if got := checkpoint.CompactLine("  keep   the ids \n and paths "); got != "/compact keep the ids and paths" {
 		t.Errorf("CompactLine folds blanks onto one line: %q", got)

@@ -4,12 +4,13 @@
 //   distance to auto-compact, the pending step. Every number, word and colour is the answer of
 //   `zoneline mod status` (the same render and warning loop as zoneline's status line): no rule
 //   is written twice.
-// - Every compaction of the main conversation without instructions of its own (the automatic
-//   one, a bare /compact) gets zoneline's keep-list and, with a fresh verified checkpoint, its
-//   path and what to keep of it: the binary writes that text too.
+// - The instructions for the summariser come from zoneline's PreCompact hook, on every
+//   compaction (the automatic one, /compact, this mod's): the mod adds none, so they are given
+//   once.
 // - [mod] compact_at (off by default): once an idle session is past it, a fork of the
 //   conversation writes the checkpoint (nothing joins the conversation), `zoneline checkpoint
-//   verify` checks it, and the mod compacts with the ready instruction line. A failed step stops
+//   verify` checks it, and the mod compacts (the PreCompact hook names the checkpoint to the
+//   summariser). A failed step stops
 //   the flow with a note on the row; nothing more is sent. A turn never waits on the fork.
 // - A receipt on the row after a compaction: tokens before and after, checkpoint restored or not.
 import { atom, read, update } from 'claude-code'
@@ -154,7 +155,7 @@ export const compactFlow = async ($: EngineInterface, s: ZoneStatus) => {
   await update($, note, () => 'zoneline: compacting…')
   let done: Awaited<ReturnType<EngineInterface['session']['compact']>>
   try {
-    done = await $.session.compact({ instructions: ready.instructions })
+    done = await $.session.compact({})
   } catch (err) {
     // Refused (a turn is running): keep the verified checkpoint, try again after the next turn.
     const why = err instanceof Error ? err.message.slice(0, 160) : String(err)
@@ -258,17 +259,11 @@ export const register: Register = on => {
     return ran
   })
 
-  // The keep-list on every compaction of the main conversation without instructions of its own.
+  // The receipt after a compaction of the main conversation. Its instructions are left as they
+  // are: zoneline's PreCompact hook adds its own to every compaction.
   on('session.compact', async ($, e, next) => {
     const isMain = e.agentId === undefined
-    const isBare = (e.instructions ?? '').trim() === ''
-    let added: string | null = null
-    if (isMain && isBare && e.trigger !== 'plugin') {
-      added = await refresh($)
-        .then(s => s?.instructions ?? null)
-        .catch(() => null)
-    }
-    const ran = await next(added === null ? e : { ...e, instructions: added })
+    const ran = await next(e)
     if (isMain && e.trigger !== 'plugin' && e.trigger !== 'precompute' && ran.skip === undefined) {
       await compacted($, ran.tokensBefore, ran.tokensAfter)
       // The row agrees with the status line at once: the numbers after the compaction.

@@ -4,8 +4,6 @@ import type { Engine } from 'claude-code/testing'
 
 const ID = '3f1c2d4e-1111-4222-8333-444455556666'
 const CK = `/state/sessions/${ID}/checkpoint.md`
-const KEEP = 'Keep word for word: the keep-list.'
-const READY = `${KEEP} A verified zoneline checkpoint is at ${CK}: keep its Next, Rules and External state intact.`
 
 const MSGS = [{ role: 'user', text: 'hello', toolUses: [] }]
 
@@ -22,7 +20,7 @@ const answer = (over: Record<string, unknown> = {}) => ({
   auto_compact: 167000, to_compact: 27000, compact_text: '~27k to compact', compact_warn: true,
   compact_urgent: false, prep: 120000, prep_crossed: true, tier: 'dumb', step: '⚑ /compact-prep',
   step_color: '#f1c85a', compactions: 0, compact_at: 0, compact_due: false, checkpoint: CK,
-  checkpoint_fresh: false, checkpoint_verified: false, instructions: KEEP, problems: [], ...over,
+  checkpoint_fresh: false, checkpoint_verified: false, problems: [], ...over,
 })
 
 type World = {
@@ -65,7 +63,7 @@ async function start($: Engine, on: On, over: Partial<World> = {}): Promise<Worl
     if (sub === 'mod save-checkpoint') return ok(`${CK}\n`) as any
     if (sub === 'checkpoint verify') {
       if (!w.verifyOK) return bad(`${CK}:9: ## Next: missing`) as any
-      w.status = { ...w.status, checkpoint_fresh: true, checkpoint_verified: true, instructions: READY }
+      w.status = { ...w.status, checkpoint_fresh: true, checkpoint_verified: true }
       return ok('zoneline: checkpoint OK') as any
     }
     if (sub === 'mod receipt') return ok('{"v":1,"restore":"session_start","checkpoint_restored":true}') as any
@@ -87,7 +85,7 @@ async function start($: Engine, on: On, over: Partial<World> = {}): Promise<Worl
     // checkpoint is the last compaction's, the context is what the compaction left.
     const c = (w.status.compactions as number) + 1
     const due = (w.status.compact_at as number) > 0 && w.tokensAfter >= (w.status.compact_at as number)
-    w.status = { ...w.status, compactions: c, tokens: w.tokensAfter, compact_due: due, checkpoint_fresh: false, checkpoint_verified: false, instructions: KEEP }
+    w.status = { ...w.status, compactions: c, tokens: w.tokensAfter, compact_due: due, checkpoint_fresh: false, checkpoint_verified: false }
     return { messages: MSGS, tokensBefore: 180000, tokensAfter: w.tokensAfter } as any
   })
   on('session.start', (_$, e) => ({ sessionId: ID, cwd: e.cwd }) as any)
@@ -158,13 +156,13 @@ describe('zoneline mod', () => {
     await ui.unmount()
   })
 
-  test('an automatic compaction without instructions gets the keep-list; one with its own keeps them', async ($, on) => {
+  test('compactions keep their own instructions: zoneline\'s PreCompact hook adds its own, once', async ($, on) => {
     const w = await start($, on)
     await $.session.compact({ trigger: 'auto', messages: MSGS } as any)
     await $.session.compact({ trigger: 'manual', instructions: 'mine', messages: MSGS } as any)
     await $.session.compact({ trigger: 'auto', agentId: 'a1', messages: MSGS } as any)
     expect(w.compacts).toEqual([
-      { trigger: 'auto', instructions: KEEP },
+      { trigger: 'auto' },
       { trigger: 'manual', instructions: 'mine' },
       { trigger: 'auto' },
     ])
@@ -173,7 +171,7 @@ describe('zoneline mod', () => {
     await ui.unmount()
   })
 
-  test('compact_at: fork, write, verify, then compact with the ready line', async ($, on) => {
+  test('compact_at: fork, write, verify, then compact', async ($, on) => {
     const w = await start($, on, { status: answer({ compact_at: 120000, compact_due: true }) })
     await turn($)
     await settle()
@@ -181,7 +179,7 @@ describe('zoneline mod', () => {
     const subs = w.runs.map(a => a.slice(1, 3).join(' '))
     expect(subs).toEqual(expect.arrayContaining(['mod fork-prompt', 'checkpoint path', 'mod save-checkpoint', 'checkpoint verify']))
     expect(w.stdins[subs.indexOf('mod save-checkpoint')]).toBe(w.forkText)
-    expect(w.compacts).toEqual([{ trigger: 'plugin', instructions: READY }])
+    expect(w.compacts).toEqual([{ trigger: 'plugin' }])
   })
 
   test('compact_at: a checkpoint that fails verify stops the flow, sends nothing, and says so', async ($, on) => {
@@ -201,13 +199,13 @@ describe('zoneline mod', () => {
 
   test('compact_at: a checkpoint already fresh and verified is used as it is, no fork', async ($, on) => {
     const w = await start($, on, {
-      status: answer({ compact_at: 120000, compact_due: true, checkpoint_fresh: true, checkpoint_verified: true, instructions: READY }),
+      status: answer({ compact_at: 120000, compact_due: true, checkpoint_fresh: true, checkpoint_verified: true }),
     })
     await turn($)
     await settle()
     expect(w.forks).toBe(0)
     expect(w.runs.map(a => a.slice(1, 3).join(' '))).not.toContain('mod save-checkpoint')
-    expect(w.compacts).toEqual([{ trigger: 'plugin', instructions: READY }])
+    expect(w.compacts).toEqual([{ trigger: 'plugin' }])
   })
 
   test('compact_at: a compaction that leaves the session past compact_at stops, says so, and does not loop', async ($, on) => {
@@ -272,7 +270,7 @@ describe('zoneline mod', () => {
     await turn($)
     await settle()
     expect(w.forks).toBe(1)
-    expect(w.compacts).toEqual([{ trigger: 'plugin', instructions: READY }])
+    expect(w.compacts).toEqual([{ trigger: 'plugin' }])
   })
 
   test('compact_at off: no fork', async ($, on) => {

@@ -27,7 +27,6 @@ export type ZoneStatus = {
   checkpoint: string
   checkpoint_fresh: boolean
   checkpoint_verified: boolean
-  instructions: string
   /** The cells the row was fitted to (0: not fitted). */
   width?: number
   /** The row: the status line's zone, tokens, distance, step and problems, fitted to width. */
