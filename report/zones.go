@@ -1,0 +1,87 @@
+package report
+
+import (
+	"fmt"
+
+	"github.com/zoneline/zoneline/tune"
+	"github.com/zoneline/zoneline/zones"
+)
+
+// modelZones sums one model's histogram into its smart, warn and dumb zones (each bucket by
+// its lower end) and bands, and finds where the rates rise.
+func modelZones(name string, window int64, source string, th zones.Thresholds, m *modelStats) ModelZones {
+	z := ModelZones{Model: name, Window: window, WindowSource: source, Warn: th.Warn, Dumb: th.Dumb,
+		Sessions: m.sessions, Bands: []Band{}}
+	zs := []ZoneStats{{Zone: "smart", From: 0, To: th.Warn}, {Zone: "warn", From: th.Warn, To: th.Dumb}, {Zone: "dumb", From: th.Dumb}}
+	for i, b := range m.buckets {
+		lo := int64(i) * Bucket
+		k := int(zones.Classify(lo, th)) - int(zones.Smart)
+		s := &zs[k]
+		s.Turns += b.turns
+		s.Calls += b.calls
+		s.Errors += b.errors
+		s.Interrupts += b.interrupts
+		z.Turns += b.turns
+		bi := int(lo / BandStep)
+		for len(z.Bands) <= bi {
+			z.Bands = append(z.Bands, Band{From: int64(len(z.Bands)) * BandStep})
+		}
+		bd := &z.Bands[bi]
+		bd.Turns += b.turns
+		bd.Calls += b.calls
+		bd.Errors += b.errors
+		bd.Interrupts += b.interrupts
+	}
+	for i := range zs {
+		s := &zs[i]
+		s.ErrorRate, s.IntRate = rate(s.Errors, s.Calls), rate(s.Interrupts, s.Calls)
+		s.Enough = s.Calls >= MinCalls
+	}
+	z.Zones = zs
+	z.RiseAt, z.RiseNote = rise(z.Bands)
+	return z
+}
+
+// rate is n per 100 calls; nil without calls.
+func rate(n, calls int64) *float64 {
+	if calls == 0 {
+		return nil
+	}
+	r := 100 * float64(n) / float64(calls)
+	return &r
+}
+
+// rise finds the band edge that best splits the tool calls into a lower rate below and a
+// higher one above (errors and interruptions per 100 calls): each side needs MinCalls calls,
+// the rate above must be RiseFactor times the rate below and at least one more per 100 calls.
+// It returns 0 and the reason when no edge does.
+func rise(bands []Band) (int64, string) {
+	var total Band
+	for _, b := range bands {
+		total.Calls += b.Calls
+		total.Errors += b.Errors + b.Interrupts
+	}
+	if total.Calls < 2*MinCalls {
+		return 0, fmt.Sprintf("too little data: %s tool calls, %d needed to compare below and above a point", Count(total.Calls), 2*MinCalls)
+	}
+	var below Band
+	var best int64
+	bestGap := 0.0
+	for i := 1; i < len(bands); i++ {
+		below.Calls += bands[i-1].Calls
+		below.Errors += bands[i-1].Errors + bands[i-1].Interrupts
+		above := Band{Calls: total.Calls - below.Calls, Errors: total.Errors - below.Errors}
+		if below.Calls < MinCalls || above.Calls < MinCalls {
+			continue
+		}
+		rb := 100 * float64(below.Errors) / float64(below.Calls)
+		ra := 100 * float64(above.Errors) / float64(above.Calls)
+		if ra >= RiseFactor*rb && ra-rb >= 1 && ra-rb > bestGap {
+			best, bestGap = bands[i].From, ra-rb
+		}
+	}
+	if best == 0 {
+		return 0, "no point found above which errors and interruptions per 100 tool calls are clearly higher"
+	}
+	return best, fmt.Sprintf("from %s tokens on, errors and interruptions per 100 tool calls are %.1f higher than below", tune.Tokens(best), bestGap)
+}
