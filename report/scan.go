@@ -274,9 +274,11 @@ func (s *fileScan) assistant(line []byte) {
 	}
 	if rec.MessageID == "" || rec.MessageID != s.lastMsg {
 		s.lastMsg = rec.MessageID
+		if s.lastModel == "" {
+			s.nameModel(rec.Model)
+		}
 		s.lastCtx, s.lastModel = rec.Usage.Context(), rec.Model
 		s.turnsSince++
-		s.nameModel(rec.Model)
 		if s.before(rec.Time) {
 			return
 		}
