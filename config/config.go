@@ -106,6 +106,11 @@ type Checkpoint struct {
 type PreCompact struct {
 	HoldOnce  bool `toml:"hold_once"` // block one auto compaction when no fresh checkpoint exists
 	Snapshots int  `toml:"snapshots"` // snapshots kept
+	// Instructions: PreCompact prints instructions for the summariser, built from the session's
+	// records (Claude Code appends a PreCompact hook's stdout to the summarisation request).
+	Instructions bool `toml:"instructions"`
+	// InstructionsExtra is the user's own standing instructions, appended to them.
+	InstructionsExtra string `toml:"instructions_extra"`
 }
 
 // State configures the state directory.
@@ -205,7 +210,7 @@ func Default() *Config {
 			AppName: "zoneline",
 		},
 		Checkpoint: Checkpoint{Budget: 6000, StaleMinutes: 30},
-		PreCompact: PreCompact{Snapshots: 40},
+		PreCompact: PreCompact{Snapshots: 40, Instructions: true},
 		State:      State{GCDays: 14},
 		Flow: Flow{
 			CompactInstructions: DefaultCompactInstructions,

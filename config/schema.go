@@ -85,6 +85,8 @@ var schema = []field{
 
 	{key: "precompact.hold_once", want: wantBool, ptr: func(c *Config, _ *Model) any { return &c.PreCompact.HoldOnce }},
 	{key: "precompact.snapshots", want: "an integer from 1 to 1000", ptr: func(c *Config, _ *Model) any { return &c.PreCompact.Snapshots }, lo: 1, hi: 1000},
+	{key: "precompact.instructions", want: wantBool, ptr: func(c *Config, _ *Model) any { return &c.PreCompact.Instructions }},
+	{key: "precompact.instructions_extra", want: "a string", ptr: func(c *Config, _ *Model) any { return &c.PreCompact.InstructionsExtra }},
 
 	{key: "state.gc_days", want: "an integer from 1 to 3650 (days)", ptr: func(c *Config, _ *Model) any { return &c.State.GCDays }, lo: 1, hi: 3650},
 

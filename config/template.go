@@ -76,6 +76,12 @@ stale_minutes = 30
 hold_once = false
 # PreCompact snapshots kept.
 snapshots = 40
+# Tell the summariser of every compaction (automatic ones too) what this session's records show:
+# the skills loaded, the pushes, PRs, tags, releases and deploys done, the checkpoint's Next and
+# Rules, the work in flight. Claude Code adds PreCompact's output to the summarisation request.
+instructions = true
+# Your own standing instructions for every summary, appended to zoneline's (one line).
+instructions_extra = ""
 
 [state]
 # Per-session state older than this many days is removed.
