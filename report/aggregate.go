@@ -300,7 +300,10 @@ func lost(comps []Compaction) LostPart {
 			p.SkillLoads++
 			p.Phrases += s.Phrases
 			p.PhrasesKept += s.Kept
-			if s.Kept == 0 {
+			switch {
+			case s.Phrases == 0:
+				p.NoText++
+			case s.Kept == 0:
 				p.NoPhraseKept++
 			}
 			if s.Named {
@@ -367,7 +370,7 @@ func kindNoun(kind string) string {
 func lostLine(p LostPart) string {
 	parts := []string{
 		fmt.Sprintf("phrases kept %s of %s (%s)", Count(int64(p.PhrasesKept)), Count(int64(p.Phrases)), percent(p.PhrasesKept, p.Phrases)),
-		fmt.Sprintf("skill loads with no phrase kept %s of %s", Count(int64(p.NoPhraseKept)), Count(int64(p.SkillLoads))),
+		fmt.Sprintf("skill loads with no phrase kept %s of %s", Count(int64(p.NoPhraseKept)), Count(int64(p.SkillLoads-p.NoText))),
 		fmt.Sprintf("skill named %s of %s", Count(int64(p.SkillsNamed)), Count(int64(p.SkillLoads))),
 	}
 	for _, k := range p.Actions {

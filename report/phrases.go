@@ -6,6 +6,8 @@ import (
 	"sync"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/zoneline/zoneline/transcript"
 )
 
 // PhraseWords is how many words make one phrase.
@@ -90,12 +92,12 @@ func Named(name, summaryLower string) bool {
 // case-insensitively. A PR or issue named by its URL also counts as kept by "#N" or "PR N"
 // when the URL ends in its number; an id of only digits counts as "#N", "PR N", "issue N" or
 // the number standing alone.
-func KeptID(a Action, summaryLower string) bool {
+func KeptID(a transcript.Action, summaryLower string) bool {
 	id := strings.ToLower(strings.TrimSpace(a.ID))
 	if id == "" {
 		return false
 	}
-	if !isDigits(id) && strings.Contains(summaryLower, id) {
+	if !isDigits(id) && containsID(summaryLower, id) {
 		return true
 	}
 	num := id
@@ -133,6 +135,26 @@ func containsNumber(s, form string) bool {
 		i = before + 1
 	}
 }
+
+// containsID reports whether s holds id as a whole name: not inside a longer word ("main" is
+// not kept by "maintain"), where a name's characters are letters, digits, '-' and '_'.
+func containsID(s, id string) bool {
+	for i := 0; ; {
+		j := strings.Index(s[i:], id)
+		if j < 0 {
+			return false
+		}
+		at, end := i+j, i+j+len(id)
+		before, _ := utf8.DecodeLastRuneInString(s[:at])
+		after, _ := utf8.DecodeRuneInString(s[end:])
+		if (at == 0 || !nameRune(before)) && (end == len(s) || !nameRune(after)) {
+			return true
+		}
+		i = at + 1
+	}
+}
+
+func nameRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' || r == '_' }
 
 func isDigits(s string) bool {
 	if s == "" {

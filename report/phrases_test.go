@@ -3,6 +3,8 @@ package report
 import (
 	"slices"
 	"testing"
+
+	"github.com/zoneline/zoneline/transcript"
 )
 
 func TestWords(t *testing.T) {
@@ -64,19 +66,22 @@ func TestNamed(t *testing.T) {
 
 func TestKeptID(t *testing.T) {
 	for _, tc := range []struct {
-		a       Action
+		a       transcript.Action
 		summary string
 		want    bool
 	}{
-		{Action{Kind: "push", ID: "feat/x"}, "pushed feat/x to origin", true},
-		{Action{Kind: "push", ID: "feat/x"}, "pushed the branch", false},
-		{Action{Kind: "pr", ID: "https://github.com/o/r/pull/42"}, "opened https://github.com/o/r/pull/42", true},
-		{Action{Kind: "pr", ID: "https://github.com/o/r/pull/42"}, "opened pr #42 for review", true},
-		{Action{Kind: "pr", ID: "https://github.com/o/r/pull/42"}, "opened pr #421 for review", false},
-		{Action{Kind: "pr", ID: "42"}, "PR 42 is open", true},
-		{Action{Kind: "pr", ID: "42"}, "see #142", false},
-		{Action{Kind: "tag", ID: "v1.2.0"}, "tagged v1.2.0", true},
-		{Action{Kind: "tag", ID: ""}, "tagged", false},
+		{transcript.Action{Kind: "push", ID: "feat/x"}, "pushed feat/x to origin", true},
+		{transcript.Action{Kind: "push", ID: "feat/x"}, "pushed the branch", false},
+		{transcript.Action{Kind: "pr", ID: "https://github.com/o/r/pull/42"}, "opened https://github.com/o/r/pull/42", true},
+		{transcript.Action{Kind: "pr", ID: "https://github.com/o/r/pull/42"}, "opened pr #42 for review", true},
+		{transcript.Action{Kind: "pr", ID: "https://github.com/o/r/pull/42"}, "opened pr #421 for review", false},
+		{transcript.Action{Kind: "pr", ID: "42"}, "PR 42 is open", true},
+		{transcript.Action{Kind: "pr", ID: "42"}, "see #142", false},
+		{transcript.Action{Kind: "tag", ID: "v1.2.0"}, "tagged v1.2.0", true},
+		{transcript.Action{Kind: "push", ID: "main"}, "we maintain the mainline", false},
+		{transcript.Action{Kind: "push", ID: "main"}, "pushed to origin/main.", true},
+		{transcript.Action{Kind: "push", ID: "feat/x"}, "pushed feat/x-2", false},
+		{transcript.Action{Kind: "tag", ID: ""}, "tagged", false},
 	} {
 		if got := KeptID(tc.a, tc.summary); got != tc.want {
 			t.Errorf("KeptID(%+v, %q) = %v, want %v", tc.a, tc.summary, got, tc.want)
@@ -85,12 +90,12 @@ func TestKeptID(t *testing.T) {
 }
 
 func TestJudge(t *testing.T) {
-	ev := Evidence{
-		Skills: []SkillLoad{
+	ev := transcript.Evidence{
+		Skills: []transcript.SkillLoad{
 			{Name: "release", UUID: "u1", Body: "Bump the version in go.mod first. Tag the release and push the tag."},
 			{Name: "review", UUID: "u2", Body: "Read every changed file twice before you approve anything."},
 		},
-		Actions: []Action{{Kind: "push", ID: "feat/x", UUID: "u3"}, {Kind: "pr", ID: "https://github.com/o/r/pull/7", UUID: "u4"}},
+		Actions: []transcript.Action{{Kind: "push", ID: "feat/x", UUID: "u3"}, {Kind: "pr", ID: "https://github.com/o/r/pull/7", UUID: "u4"}},
 	}
 	var c Compaction
 	judge(&c, ev, "We ran the release skill: tag the release and push the branch. Branch feat/x is pushed.")

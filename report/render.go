@@ -110,6 +110,9 @@ func renderLost(w io.Writer, rep *Report, o RenderOptions, bold, dim func(string
 	if l.SkillLoads == 0 {
 		fmt.Fprintf(w, "  %s\n", dim("no skill was loaded before a compaction"))
 	}
+	if l.NoText > 0 {
+		fmt.Fprintf(w, "  %s\n", dim(plural(l.NoText, "skill load")+" whose text the transcript does not hold (named only)"))
+	}
 	if l.NoID > 0 {
 		fmt.Fprintf(w, "  %s\n", dim(plural(l.NoID, "external action")+" without an id to keep"))
 	}

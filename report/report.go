@@ -182,7 +182,8 @@ type LostPart struct {
 	Phrases      int        `json:"phrases"`
 	PhrasesKept  int        `json:"phrases_kept"`
 	SkillLoads   int        `json:"skill_loads"`
-	NoPhraseKept int        `json:"skill_loads_no_phrase_kept"`
+	NoPhraseKept int        `json:"skill_loads_no_phrase_kept"` // of the loads whose text the transcript holds
+	NoText       int        `json:"skill_loads_without_text"`   // loads whose text the transcript does not hold
 	SkillsNamed  int        `json:"skills_named"`
 	Actions      []KindKept `json:"actions"` // per kind, ids kept
 	NoID         int        `json:"actions_without_id"`

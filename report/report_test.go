@@ -28,7 +28,7 @@ func TestZonesAsLived(t *testing.T) {
 		t.Fatalf("model = %s warn %d dumb %d turns %d sessions %d", m.Model, m.Warn, m.Dumb, m.Turns, m.Sessions)
 	}
 	want := []struct {
-		zone                               string
+		zone                             string
 		turns, calls, errors, interrupts int64
 	}{
 		{"smart", 3, 3, 1, 1},

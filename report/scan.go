@@ -55,7 +55,7 @@ type fileResult struct {
 // worker reads files one at a time with one line buffer and one evidence scanner.
 type worker struct {
 	br     *bufio.Reader
-	ev     evidenceScanner
+	ev     transcript.EvidenceScanner
 	since  time.Time
 	models map[string]*modelStats
 	report func(int64)
@@ -184,7 +184,7 @@ type fileScan struct {
 	lastMsg    string // its message.id: the records of one response repeat it
 	turnsSince int
 	pending    *Compaction // a boundary whose summary has not come yet
-	pendingEv  Evidence
+	pendingEv  transcript.Evidence
 	seen       map[string]bool // models with a turn in this file
 }
 
@@ -376,10 +376,13 @@ func (s *fileScan) summary(line []byte) bool {
 }
 
 // judge fills the compaction's skills and actions, judged against the summary's text.
-func judge(c *Compaction, ev Evidence, text string) {
+func judge(c *Compaction, ev transcript.Evidence, text string) {
 	lower := strings.ToLower(text)
 	phrases := Phrases(text)
 	for _, sk := range ev.Skills {
+		if sk.Restored {
+			continue // re-attached by Claude Code after the compaction before: not loaded in this stretch
+		}
 		kept, of := Kept(sk.Body, phrases)
 		c.Skills = append(c.Skills, Skill{Name: sk.Name, UUID: sk.UUID, Phrases: of, Kept: kept, Named: Named(sk.Name, lower)})
 	}
@@ -394,7 +397,7 @@ func (s *fileScan) flush() {
 		s.keep(s.pending)
 		s.pending = nil
 	}
-	s.pendingEv = Evidence{}
+	s.pendingEv = transcript.Evidence{}
 }
 
 func (s *fileScan) keep(c *Compaction) {
