@@ -188,3 +188,25 @@ func TestLostLine(t *testing.T) {
 		t.Errorf("line =\n%s\nwant\n%s", got, want)
 	}
 }
+
+func TestLost(t *testing.T) {
+	rep := run(t, Options{Paths: fixture("lost.jsonl")})
+	l := rep.Lost
+	want := "phrases kept 2 of 14 (14.29 %); skill loads with no phrase kept 1 of 2; skill named 1 of 2; PR numbers kept 0 of 1; pushed branches kept 1 of 1"
+	if l.Line != want || l.Summaries != 2 {
+		t.Errorf("%d summaries, line =\n%s\nwant 2,\n%s", l.Summaries, l.Line, want)
+	}
+	cs := rep.Compactions.List
+	if len(cs) != 2 || len(cs[0].Skills) != 1 || len(cs[0].Actions) != 2 || len(cs[1].Skills) != 1 || len(cs[1].Actions) != 0 {
+		t.Fatalf("compactions = %+v", cs)
+	}
+	if s := cs[0].Skills[0]; s.Name != "release" || s.Kept != 2 || s.Phrases != 9 || !s.Named || s.UUID == "" {
+		t.Errorf("release = %+v, want 2 of 9 phrases kept, named, with its record's uuid", s)
+	}
+	if a := cs[0].Actions; a[0].Kind != "push" || a[0].ID != "feat/x" || !a[0].Kept || a[1].Kind != "pr" || a[1].Kept {
+		t.Errorf("actions = %+v, want the push kept, the PR lost", a)
+	}
+	if s := cs[1].Skills[0]; s.Name != "review" || s.Kept != 0 || s.Phrases != 5 || s.Named {
+		t.Errorf("review (a slash command, before the second compaction only) = %+v", s)
+	}
+}

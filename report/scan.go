@@ -193,11 +193,19 @@ var (
 	boundaryKey   = []byte("compact_boundary")
 	summaryKey    = []byte(`"isCompactSummary":true`)
 	toolUseKey    = []byte(`"type":"tool_use"`)
+	toolUseKey2   = []byte(`"type": "tool_use"`)
 	toolResultKey = []byte(`"tool_result"`)
 	isErrorKey    = []byte(`"is_error":true`)
+	isErrorKey2   = []byte(`"is_error": true`)
 	sidechainKey  = []byte(`"isSidechain":true`)
+	sidechainKey2 = []byte(`"isSidechain": true`)
 	interruptKey  = []byte("[Request interrupted by user")
 )
+
+// The markers are searched as Claude Code writes its records (no space after a colon) and with
+// one space (as a JSON array re-dumped by Python is); a tool_use or is_error written otherwise
+// is not counted. A raw `"is_error":true` cannot occur inside a JSON string (its quotes would be
+// escaped), only as a key of the record's own objects.
 
 // line handles one record. Every record but a compaction's boundary and summary goes to the
 // evidence scanner; assistant records with usage are turns; boundaries and summaries are
@@ -219,12 +227,12 @@ func (s *fileScan) line(line []byte) {
 		s.assistant(line)
 		return
 	}
-	if s.lastCtx < 0 || bytes.Contains(line, sidechainKey) {
+	if s.lastCtx < 0 || bytes.Contains(line, sidechainKey) || bytes.Contains(line, sidechainKey2) {
 		return
 	}
 	errs := int64(0)
 	if bytes.Contains(line, toolResultKey) {
-		errs = int64(bytes.Count(line, isErrorKey))
+		errs = int64(bytes.Count(line, isErrorKey) + bytes.Count(line, isErrorKey2))
 	}
 	intr := bytes.Contains(line, interruptKey)
 	if errs == 0 && !intr {
@@ -293,7 +301,7 @@ func (s *fileScan) assistant(line []byte) {
 	} else if s.before(rec.Time) {
 		return
 	}
-	if n := bytes.Count(line, toolUseKey); n > 0 {
+	if n := bytes.Count(line, toolUseKey) + bytes.Count(line, toolUseKey2); n > 0 {
 		s.bucket().calls += int64(n)
 	}
 }
