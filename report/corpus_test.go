@@ -18,11 +18,17 @@ const corpusDir = "../../shared/realworld-transcripts/transcripts"
 // unpackCorpus writes the corpus's transcripts, uncompressed, into a temporary folder.
 func unpackCorpus(t *testing.T) (dir string, files []string) {
 	t.Helper()
-	gz, _ := filepath.Glob(filepath.Join(corpusDir, "*.jsonl.gz"))
-	if len(gz) == 0 {
+	dir, files = unpackCorpusTo(t, t.TempDir())
+	if len(files) == 0 {
 		t.Skipf("no real-world transcripts in %s (../shared is absent here)", corpusDir)
 	}
-	dir = t.TempDir()
+	return dir, files
+}
+
+func unpackCorpusTo(t testing.TB, dir string) (string, []string) {
+	t.Helper()
+	var files []string
+	gz, _ := filepath.Glob(filepath.Join(corpusDir, "*.jsonl.gz"))
 	for _, p := range gz {
 		in, err := os.Open(p)
 		if err != nil {

@@ -227,7 +227,7 @@ func (s *fileScan) line(line []byte) {
 		s.assistant(line)
 		return
 	}
-	if s.lastCtx < 0 || bytes.Contains(line, sidechainKey) || bytes.Contains(line, sidechainKey2) {
+	if s.lastCtx < 0 {
 		return
 	}
 	errs := int64(0)
@@ -235,7 +235,7 @@ func (s *fileScan) line(line []byte) {
 		errs = int64(bytes.Count(line, isErrorKey) + bytes.Count(line, isErrorKey2))
 	}
 	intr := bytes.Contains(line, interruptKey)
-	if errs == 0 && !intr {
+	if errs == 0 && !intr || bytes.Contains(line, sidechainKey) || bytes.Contains(line, sidechainKey2) {
 		return
 	}
 	rec, ok := transcript.ParseRecord(line)
