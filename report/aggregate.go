@@ -419,6 +419,7 @@ func (o Options) zonesLived(ws []*worker, comps []Compaction) []ModelZones {
 				merged[name] = t
 			}
 			t.sessions += m.sessions
+			t.ids = append(t.ids, m.ids...)
 			t.maxSeen = max(t.maxSeen, m.maxSeen)
 			for i, b := range m.buckets {
 				if i >= len(t.buckets) {

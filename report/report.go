@@ -205,6 +205,7 @@ type ModelZones struct {
 	Warn         int64       `json:"warn"`
 	Dumb         int64       `json:"dumb"`
 	Sessions     int         `json:"sessions"`
+	SessionIDs   []string    `json:"session_ids"` // the sessions behind the figures
 	Turns        int64       `json:"turns"`
 	Zones        []ZoneStats `json:"zones"` // smart, warn, dumb
 	// RiseAt is the context (tokens) from which errors and interruptions per 100 tool calls

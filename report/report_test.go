@@ -24,7 +24,7 @@ func TestZonesAsLived(t *testing.T) {
 		t.Fatalf("models = %+v, want one (the sidechain's record is not a turn)", rep.Zones)
 	}
 	m := rep.Zones[0]
-	if m.Model != "claude-opus-4-6" || m.Warn != 80_000 || m.Dumb != 120_000 || m.Turns != 7 || m.Sessions != 1 {
+	if m.Model != "claude-opus-4-6" || m.Warn != 80_000 || m.Dumb != 120_000 || m.Turns != 7 || m.Sessions != 1 || len(m.SessionIDs) != 1 || m.SessionIDs[0] != "22222222-2222-4222-8222-222222222222" {
 		t.Fatalf("model = %s warn %d dumb %d turns %d sessions %d", m.Model, m.Warn, m.Dumb, m.Turns, m.Sessions)
 	}
 	want := []struct {

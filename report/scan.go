@@ -26,6 +26,7 @@ type bucket struct{ turns, calls, errors, interrupts int64 }
 type modelStats struct {
 	buckets  []bucket
 	sessions int
+	ids      []string // the sessions (or files, without an id) with a turn of this model
 	maxSeen  int64
 }
 
@@ -295,6 +296,11 @@ func (s *fileScan) assistant(line []byte) {
 		if !s.seen[rec.Model] {
 			s.seen[rec.Model] = true
 			m.sessions++
+			id := rec.SessionID
+			if id == "" {
+				id = s.r.path
+			}
+			m.ids = append(m.ids, id)
 		}
 		s.r.turns = true
 		s.bucket().turns++

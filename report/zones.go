@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/zoneline/zoneline/tune"
 	"github.com/zoneline/zoneline/zones"
@@ -11,7 +12,7 @@ import (
 // its lower end) and bands, and finds where the rates rise.
 func modelZones(name string, window int64, source string, th zones.Thresholds, m *modelStats) ModelZones {
 	z := ModelZones{Model: name, Window: window, WindowSource: source, Warn: th.Warn, Dumb: th.Dumb,
-		Sessions: m.sessions, Bands: []Band{}}
+		Sessions: m.sessions, SessionIDs: slices.Compact(slices.Sorted(slices.Values(m.ids))), Bands: []Band{}}
 	zs := []ZoneStats{{Zone: "smart", From: 0, To: th.Warn}, {Zone: "warn", From: th.Warn, To: th.Dumb}, {Zone: "dumb", From: th.Dumb}}
 	for i, b := range m.buckets {
 		lo := int64(i) * Bucket
