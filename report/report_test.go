@@ -1,6 +1,8 @@
 package report
 
 import (
+	"bytes"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -208,5 +210,34 @@ func TestLost(t *testing.T) {
 	}
 	if s := cs[1].Skills[0]; s.Name != "review" || s.Kept != 0 || s.Phrases != 5 || s.Named {
 		t.Errorf("review (a slash command, before the second compaction only) = %+v", s)
+	}
+}
+
+// A transcript re-dumped with a space after each colon and comma (as Python's json.dumps writes
+// a converted chat.json) gives the same figures.
+func TestSpacedJSON(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"zones.jsonl", "compactions.jsonl", "lost.jsonl"} {
+		data, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		data = bytes.ReplaceAll(bytes.ReplaceAll(data, []byte(`":`), []byte(`": `)), []byte(`,"`), []byte(`, "`))
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	compact := run(t, Options{Paths: []string{"testdata/zones.jsonl", "testdata/compactions.jsonl", "testdata/lost.jsonl"}})
+	spaced := run(t, Options{Paths: []string{dir}})
+	if spaced.Compactions.Total != compact.Compactions.Total || spaced.Lost.Line != compact.Lost.Line || spaced.Totals.Turns != compact.Totals.Turns || spaced.Totals.ToolCalls != compact.Totals.ToolCalls {
+		t.Errorf("spaced: %d compactions, %d turns, %d calls, %q; compact: %d, %d, %d, %q", spaced.Compactions.Total, spaced.Totals.Turns, spaced.Totals.ToolCalls, spaced.Lost.Line,
+			compact.Compactions.Total, compact.Totals.Turns, compact.Totals.ToolCalls, compact.Lost.Line)
+	}
+	for i := range compact.Zones {
+		for k := range compact.Zones[i].Zones {
+			if a, b := spaced.Zones[i].Zones[k], compact.Zones[i].Zones[k]; a.Errors != b.Errors || a.Interrupts != b.Interrupts || a.Calls != b.Calls {
+				t.Errorf("%s %s: spaced %+v, compact %+v", compact.Zones[i].Model, b.Zone, a, b)
+			}
+		}
 	}
 }

@@ -193,6 +193,7 @@ var (
 	usageKey      = []byte(`"usage"`)
 	boundaryKey   = []byte("compact_boundary")
 	summaryKey    = []byte(`"isCompactSummary":true`)
+	summaryKey2   = []byte(`"isCompactSummary": true`)
 	toolUseKey    = []byte(`"type":"tool_use"`)
 	toolUseKey2   = []byte(`"type": "tool_use"`)
 	toolResultKey = []byte(`"tool_result"`)
@@ -214,7 +215,7 @@ var (
 // context. Markers found by a vectorised search pick the lines worth decoding.
 func (s *fileScan) line(line []byte) {
 	switch {
-	case bytes.Contains(line, summaryKey):
+	case bytes.Contains(line, summaryKey) || bytes.Contains(line, summaryKey2):
 		if s.summary(line) {
 			return
 		}
