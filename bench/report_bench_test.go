@@ -16,8 +16,8 @@ import (
 const reportHistoryBytes = 1 << 30
 
 // BenchmarkReport is `zoneline report -since all -json` as a person runs it, over a generated
-// history of about 1 GB (100 sessions of about 10 MB: prompts, replies with tool calls, tool
-// results that are most of the bytes, some errors and interruptions, skill loads, pushes and a
+// history of about 1 GB (100 sessions of about 10 MB: prompts, replies with tool calls (a third
+// of them Bash, the rest reads and searches), tool results that are most of the bytes, some errors and interruptions, skill loads, pushes and a
 // compaction with its summary every 150 turns). It reports the wall time of a whole process,
 // MB/s and peak RSS. Run it alone:
 //
@@ -30,9 +30,16 @@ func BenchmarkReport(b *testing.B) {
 		fmt.Sscan(mb, &n)
 		size = n << 20
 	}
-	dir := b.TempDir()
+	// ZONELINE_BENCH_REPORT_DIR keeps the history there (written once) for profiling the binary.
+	dir := os.Getenv("ZONELINE_BENCH_REPORT_DIR")
+	if dir == "" {
+		dir = b.TempDir()
+	}
 	claude := filepath.Join(dir, "claude")
-	total := writeHistory(b, filepath.Join(claude, "projects"), size)
+	total := historySize(filepath.Join(claude, "projects"))
+	if total == 0 {
+		total = writeHistory(b, filepath.Join(claude, "projects"), size)
+	}
 	env := []string{"CLAUDE_CONFIG_DIR=" + claude, "ZONELINE_CONFIG=" + filepath.Join(dir, "config.toml"),
 		"ZONELINE_STATE_DIR=" + filepath.Join(dir, "state")}
 	args := []string{"report", "-since", "all", "-json"}
@@ -54,6 +61,18 @@ func BenchmarkReport(b *testing.B) {
 	b.ReportMetric(float64(total)/1e6/secs, "MB/s")
 	b.ReportMetric(float64(total)/1e6, "history-MB")
 	procbench.ReportPeakRSS(b, zl, args, nil, env, "")
+}
+
+// historySize is the bytes of the transcripts already under projects (0: none).
+func historySize(projects string) int64 {
+	var total int64
+	filepath.Walk(projects, func(_ string, fi os.FileInfo, err error) error {
+		if err == nil && fi.Mode().IsRegular() {
+			total += fi.Size()
+		}
+		return nil
+	})
+	return total
 }
 
 // writeHistory writes sessions of about 10 MB each under projects/ until size bytes are
@@ -114,7 +133,10 @@ func writeSession(w *bufio.Writer, id string, s int, limit int64) int64 {
 		case t%25 == 0:
 			put(`{%s,"type":"user","message":{"role":"user","content":"please go on with the next step of the plan"}}`, head)
 		}
-		put(`{%s,"type":"assistant","message":{"id":"msg_%d_%d","model":"%s","role":"assistant","content":[{"type":"tool_use","id":"toolu_%d","name":"Bash","input":{"command":"make test"}}],"usage":{"input_tokens":10,"cache_creation_input_tokens":500,"cache_read_input_tokens":%d,"output_tokens":120}}}`, head, s, t, model, t, ctx)
+		// A mix of tools as sessions have them: reads and searches most, one call in three a command.
+		tool := [...]string{`"name":"Bash","input":{"command":"make test"}`, `"name":"Read","input":{"file_path":"/home/me/proj/main.go"}`,
+			`"name":"Grep","input":{"pattern":"func main"}`}[t%3]
+		put(`{%s,"type":"assistant","message":{"id":"msg_%d_%d","model":"%s","role":"assistant","content":[{"type":"tool_use","id":"toolu_%d",%s}],"usage":{"input_tokens":10,"cache_creation_input_tokens":500,"cache_read_input_tokens":%d,"output_tokens":120}}}`, head, s, t, model, t, tool, ctx)
 		isErr := t%17 == 0
 		put(`{%s,"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_%d","content":"%s","is_error":%v}]}}`, head, t, filler, isErr)
 		if t%97 == 0 {
