@@ -252,6 +252,9 @@ const (
 	MinCalls = 100
 	// RiseFactor is how much higher the rate above a point must be than below it.
 	RiseFactor = 1.5
+	// RiseZ is the two-proportion z-score the difference must reach (about 95 % one-sided
+	// confidence at 1.65; 2 leaves room for the many points tried).
+	RiseZ = 2.0
 	// LoopTurns: compactions at most this many turns apart are close.
 	LoopTurns = 5
 	// LoopRun is how many close compactions in a row make a loop.

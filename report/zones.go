@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/zoneline/zoneline/tune"
@@ -54,8 +55,9 @@ func rate(n, calls int64) *float64 {
 
 // rise finds the band edge that best splits the tool calls into a lower rate below and a
 // higher one above (errors and interruptions per 100 calls): each side needs MinCalls calls,
-// the rate above must be RiseFactor times the rate below and at least one more per 100 calls.
-// It returns 0 and the reason when no edge does.
+// the rate above must be RiseFactor times the rate below, and the difference must stand out of
+// the noise (a two-proportion z-score of at least RiseZ). Of the edges that qualify, the one
+// with the highest z-score wins. It returns 0 and the reason when none does.
 func rise(bands []Band) (int64, string) {
 	var total Band
 	for _, b := range bands {
@@ -67,7 +69,7 @@ func rise(bands []Band) (int64, string) {
 	}
 	var below Band
 	var best int64
-	bestGap := 0.0
+	var bestZ, bestBelow, bestAbove float64
 	for i := 1; i < len(bands); i++ {
 		below.Calls += bands[i-1].Calls
 		below.Errors += bands[i-1].Errors + bands[i-1].Interrupts
@@ -75,14 +77,28 @@ func rise(bands []Band) (int64, string) {
 		if below.Calls < MinCalls || above.Calls < MinCalls {
 			continue
 		}
-		rb := 100 * float64(below.Errors) / float64(below.Calls)
-		ra := 100 * float64(above.Errors) / float64(above.Calls)
-		if ra >= RiseFactor*rb && ra-rb >= 1 && ra-rb > bestGap {
-			best, bestGap = bands[i].From, ra-rb
+		rb := float64(below.Errors) / float64(below.Calls)
+		ra := float64(above.Errors) / float64(above.Calls)
+		z := zScore(below, above)
+		if ra >= RiseFactor*rb && z >= RiseZ && z > bestZ {
+			best, bestZ, bestBelow, bestAbove = bands[i].From, z, 100*rb, 100*ra
 		}
 	}
 	if best == 0 {
 		return 0, "no point found above which errors and interruptions per 100 tool calls are clearly higher"
 	}
-	return best, fmt.Sprintf("from %s tokens on, errors and interruptions per 100 tool calls are %.1f higher than below", tune.Tokens(best), bestGap)
+	return best, fmt.Sprintf("from %s tokens on, errors and interruptions rise from %.1f to %.1f per 100 tool calls", tune.Tokens(best), bestBelow, bestAbove)
+}
+
+// zScore is the two-proportion z-score of the event rate above against below (events per call,
+// taken as at most one per call).
+func zScore(below, above Band) float64 {
+	n1, n2 := float64(below.Calls), float64(above.Calls)
+	e1, e2 := min(float64(below.Errors), n1), min(float64(above.Errors), n2)
+	p := (e1 + e2) / (n1 + n2)
+	se := math.Sqrt(p * (1 - p) * (1/n1 + 1/n2))
+	if se == 0 {
+		return 0
+	}
+	return (e2/n2 - e1/n1) / se
 }
