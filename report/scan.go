@@ -56,6 +56,7 @@ type fileResult struct {
 // worker reads files one at a time with one line buffer and one evidence scanner.
 type worker struct {
 	br     *bufio.Reader
+	buf    []byte // lastMarker's chunk
 	ev     transcript.EvidenceScanner
 	since  time.Time
 	models map[string]*modelStats
@@ -138,8 +139,16 @@ func (w *worker) file(path string) fileResult {
 		r.skipped = true
 		return r
 	}
+	// Skills and actions matter only before a compaction's summary: the evidence scanner (the
+	// costly part of the read) stops after the file's last compaction marker, and reads nothing
+	// of a session that never compacted.
+	evidenceEnd, err := lastMarker(f, w.chunk())
+	if err != nil {
+		r.err = err
+		return r
+	}
 	w.br.Reset(f)
-	s := fileScan{w: w, r: &r, lastCtx: -1, seen: map[string]bool{}}
+	s := fileScan{w: w, r: &r, lastCtx: -1, seen: map[string]bool{}, evidenceEnd: evidenceEnd}
 	w.ev.Reset()
 	var pending int64
 	for {
@@ -155,6 +164,7 @@ func (w *worker) file(path string) fileResult {
 		}
 		if len(bytes.TrimSpace(line)) > 0 {
 			r.lines++
+			s.evidence = r.read < s.evidenceEnd
 			s.line(line)
 		}
 		r.read += n
@@ -187,6 +197,10 @@ type fileScan struct {
 	pending    *Compaction // a boundary whose summary has not come yet
 	pendingEv  transcript.Evidence
 	seen       map[string]bool // models with a turn in this file
+	// evidenceEnd is the offset of the file's last compaction marker: lines that start after
+	// it are not given to the evidence scanner (evidence false).
+	evidenceEnd int64
+	evidence    bool
 }
 
 var (
@@ -224,7 +238,9 @@ func (s *fileScan) line(line []byte) {
 			return
 		}
 	}
-	s.w.ev.Add(line)
+	if s.evidence {
+		s.w.ev.Add(line)
+	}
 	if bytes.Contains(line, usageKey) {
 		s.assistant(line)
 		return
@@ -463,4 +479,38 @@ func leadingKind(line []byte) (byte, bool) {
 		return 0, false
 	}
 	return b[0], b[0] == '{'
+}
+
+// chunk is the worker's buffer for lastMarker.
+func (w *worker) chunk() []byte {
+	if w.buf == nil {
+		w.buf = make([]byte, 1<<20)
+	}
+	return w.buf
+}
+
+// markerKeys mark a compaction (its boundary, its summary) whatever the JSON spacing.
+var markerKeys = [][]byte{boundaryKey, []byte("isCompactSummary")}
+
+// lastMarker returns the offset just past the last compaction marker in f (0: none), read in
+// chunks of buf with an overlap so that no marker is cut, and rewinds f.
+func lastMarker(f *os.File, buf []byte) (int64, error) {
+	const overlap = 32
+	var last, off int64
+	for {
+		n, err := f.ReadAt(buf, off)
+		for _, k := range markerKeys {
+			if i := bytes.LastIndex(buf[:n], k); i >= 0 {
+				last = max(last, off+int64(i+len(k)))
+			}
+		}
+		if err != nil || n < len(buf) {
+			if errors.Is(err, io.EOF) || err == nil {
+				err = nil
+			}
+			_, serr := f.Seek(0, io.SeekStart)
+			return last, errors.Join(err, serr)
+		}
+		off += int64(n - overlap)
+	}
 }
