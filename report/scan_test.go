@@ -16,7 +16,7 @@ func TestLastMarker(t *testing.T) {
 	}{
 		{"none", pad + "\n" + pad, 0},
 		{"a boundary", pad + `{"subtype":"compact_boundary"}` + "\n" + pad, int64(len(pad) + len(`{"subtype":"compact_boundary`))},
-		{"a summary last, spaced", `"compact_boundary"` + pad + `{"isCompactSummary": true}`, int64(len(`"compact_boundary"`+pad+`{"isCompactSummary`))},
+		{"a summary last, spaced", `"compact_boundary"` + pad + `{"isCompactSummary": true}`, int64(len(`"compact_boundary"` + pad + `{"isCompactSummary`))},
 		// with a 64-byte buffer the marker at 90 spans two reads
 		{"across a chunk", strings.Repeat("y", 90) + "compact_boundary" + pad, 106},
 	} {
