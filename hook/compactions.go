@@ -56,6 +56,7 @@ type compactionRecord struct {
 	SummaryChars int       `json:"summary_chars"`
 	PromptID     string    `json:"prompt_id,omitempty"`
 	Restore      string    `json:"restore,omitempty"` // "session_start", "user_prompt" or "" (pending / nothing)
+	Resume       string    `json:"resume,omitempty"`  // the resume check's verdict: OnPlan, OffPlan or "" (none)
 }
 
 func compactionsPath(d state.Dir, id string) (string, error) {

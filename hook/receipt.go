@@ -69,14 +69,22 @@ func Records(d state.Dir, id string) (recs []Record, ok bool, err error) {
 	return recs, true, nil
 }
 
-// Verdicts returns the resume verdicts the session's state still holds, by compaction: the last
-// verdict (resume.json, until the next prompt removes it) and every off-plan verdict whose
-// notification was claimed (resume-notified-<n>).
+// Verdicts returns the resume verdicts the session's state holds, by compaction: those kept in
+// compactions.json's records, the last verdict (resume.json, until the next prompt removes it)
+// and every off-plan verdict whose notification was claimed (resume-notified-<n>), for state
+// written before the records kept them.
 func Verdicts(d state.Dir, id string) map[int]string {
 	out := map[int]string{}
 	dir, err := d.Session(id)
 	if err != nil {
 		return out
+	}
+	if cs, err := loadCompactions(d, id); err == nil {
+		for _, r := range cs.Records {
+			if r.Resume == OnPlan || r.Resume == OffPlan {
+				out[r.N] = r.Resume
+			}
+		}
 	}
 	if ents, err := os.ReadDir(dir); err == nil {
 		for _, e := range ents {
