@@ -56,8 +56,9 @@ func TestProjectFolder(t *testing.T) {
 	}
 }
 
-// The report reads zoneline's state per session: compactions.json's records, the checkpoint's
-// time, the last verdict (resume.json) and the off-plan notifications claimed.
+// The report reads zoneline's state per session: compactions.json's records (with the verdicts
+// they keep), the checkpoint's time, the last verdict (resume.json) and the off-plan
+// notifications claimed.
 func TestReportState(t *testing.T) {
 	e, _, _ := testEnv(t, nil, nil)
 	id := "55555555-5555-4555-8555-555555555555"
@@ -69,7 +70,7 @@ func TestReportState(t *testing.T) {
 		"compactions.json": `{"count":3,"delivered":2,"pending":3,"records":[` +
 			`{"n":1,"time":"2026-11-21T09:00:11Z","trigger":"manual","summary_chars":10,"restore":"user_prompt"},` +
 			`{"n":2,"time":"2026-11-21T09:00:17Z","trigger":"auto","summary_chars":10},` +
-			`{"n":3,"time":"2026-11-21T10:00:00Z","trigger":"auto","summary_chars":10}]}`,
+			`{"n":3,"time":"2026-11-21T10:00:00Z","trigger":"auto","summary_chars":10,"resume":"on"}]}`,
 		"resume.json":        `{"n":1,"verdict":"on","call":"Bash: make","next":"make","time":"2026-11-21T09:01:00Z"}`,
 		"resume-notified-2":  "",
 		"checkpoint.md":      "# checkpoint\n",
@@ -90,7 +91,7 @@ func TestReportState(t *testing.T) {
 	if len(st.Records) != 3 || st.Records[0].Restore != "user_prompt" || st.Records[1].Restore != "session_start" || st.Records[2].Restore != "" {
 		t.Errorf("records = %+v (2 was delivered at SessionStart, 3 is pending)", st.Records)
 	}
-	if st.Verdicts[1] != "on" || st.Verdicts[2] != "off" || len(st.Verdicts) != 2 {
+	if st.Verdicts[1] != "on" || st.Verdicts[2] != "off" || st.Verdicts[3] != "on" || len(st.Verdicts) != 3 {
 		t.Errorf("verdicts = %v", st.Verdicts)
 	}
 	if !st.Checkpoint.Equal(ck) || st.Limit != 30*time.Minute {
