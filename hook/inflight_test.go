@@ -395,6 +395,13 @@ func TestResumeCheck(t *testing.T) {
 			if _, err := os.Lstat(verdictPath); !os.IsNotExist(err) {
 				t.Error("the next prompt left the verdict")
 			}
+			// The compaction's record keeps it, for zoneline report.
+			if got := Verdicts(f.c.State, f.session); got[1] != tt.verdict {
+				t.Errorf("verdicts after the next prompt = %v, want compaction 1 %s", got, tt.verdict)
+			}
+			if cs, err := loadCompactions(f.c.State, f.session); err != nil || cs.Record(1) == nil || cs.Record(1).Resume != tt.verdict {
+				t.Errorf("compaction 1's record does not keep the verdict %s (%v)", tt.verdict, err)
+			}
 		})
 	}
 }

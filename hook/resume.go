@@ -213,6 +213,18 @@ func resumeCheck(c *Context, h *payload.Hook) {
 		return
 	}
 	os.Remove(path)
+	// Kept in the compaction's record too (resume.json goes at the next prompt): `zoneline
+	// report` reads it back.
+	if _, err := updateCompactions(c.State, h.SessionID, func(cs *compactions) bool {
+		r := cs.Record(p.N)
+		if r == nil || r.Resume == verdict {
+			return false
+		}
+		r.Resume = verdict
+		return true
+	}); err != nil {
+		c.State.Log("hook", "Stop: resume check: recording the verdict: %v", err)
+	}
 	c.State.Info("hook", "Stop: resume after compaction %d: %s plan (first action %s; Next %s)", p.N, verdict, call, safetext.Clip(next, 200))
 	if verdict == OffPlan {
 		notifyOffPlan(c, h, p.N, call, next)

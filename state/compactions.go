@@ -28,6 +28,7 @@ type CompactionRecord struct {
 	SummaryChars int       `json:"summary_chars"`
 	PromptID     string    `json:"prompt_id,omitempty"`
 	Restore      string    `json:"restore,omitempty"` // "session_start", "user_prompt" or "" (pending / nothing)
+	Resume       string    `json:"resume,omitempty"`  // the resume check's verdict (hook.OnPlan, hook.OffPlan) or "" (none)
 }
 
 // maxCount bounds a count read from the file.
@@ -71,6 +72,7 @@ var (
 		}},
 		{Key: "prompt_id", Read: func(s *scanner, r *CompactionRecord) error { return s.String(&r.PromptID) }, Write: func(b []byte, r *CompactionRecord) []byte { return str(b, r.PromptID, true) }},
 		{Key: "restore", Read: func(s *scanner, r *CompactionRecord) error { return s.String(&r.Restore) }, Write: func(b []byte, r *CompactionRecord) []byte { return str(b, r.Restore, true) }},
+		{Key: "resume", Read: func(s *scanner, r *CompactionRecord) error { return s.String(&r.Resume) }, Write: func(b []byte, r *CompactionRecord) []byte { return str(b, r.Resume, true) }},
 	}
 )
 

@@ -597,3 +597,10 @@ func Tokens(n int64) string {
 	}
 	return fmt.Sprint(n)
 }
+
+// ModelWindow is the window tune decides for a model (Model.Window, Model.WindowSource) from
+// the largest context seen and the median preTokens of its auto-compactions (0: none), for
+// other reports over the same transcripts (`zoneline report`).
+func (o Options) ModelWindow(model string, maxSeen, autoMedian int64) (int64, string) {
+	return o.defaults().window(model, maxSeen, autoMedian)
+}
