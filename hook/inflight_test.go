@@ -129,6 +129,13 @@ func TestInFlightPlanApproved(t *testing.T) {
 	if !strings.Contains(text, "Plan mode ended at 10:02:30Z: the plan was approved") {
 		t.Errorf("lacks the approval:\n%s", text)
 	}
+	// Left without an approval (a plan_mode_exit attachment): said so, not as an approval.
+	left := fs.Flight
+	left.PlanApproved = false
+	text = strings.Join(inFlightLines(&snapshot.Snapshot{InFlight: &snapshot.InFlight{Flight: left}}), "\n")
+	if !strings.Contains(text, "Plan mode was left at 10:02:30Z") || strings.Contains(text, "approved") || strings.Contains(text, "PLAN MODE WAS ON") {
+		t.Errorf("plan mode left, restored as:\n%s", text)
+	}
 }
 
 // TestRestoreInFlightBudget: a full checkpoint (the budget) and a huge, hostile record keep the
