@@ -36,7 +36,8 @@ func TestManyUnknownTablesConfig(t *testing.T) {
 			t.Errorf("render %d took %s (bound %s)", i+1, r.took, configDeadline)
 		}
 		line := string(r.stdout)
-		if !strings.Contains(line, "! config.toml:3:1: unknown table [t0]") || !strings.Contains(line, "more)") {
+		// (the ⚠ shows the problem, or, on a line too narrow for it, the command that lists them)
+		if !(strings.Contains(line, "! config.toml:3:1: unknown table [t0]") && strings.Contains(line, "more)")) && !strings.HasSuffix(line, "! zoneline config check\n") {
 			t.Errorf("render %d: no problem segment: %q", i+1, line)
 		}
 		if bytes.ContainsRune(r.stdout, 0x1b) || strings.ContainsAny(line, "·⚠░█") {

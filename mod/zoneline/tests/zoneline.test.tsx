@@ -149,7 +149,6 @@ describe('zoneline mod', () => {
     const last = w.runs.map((a, i) => [a.slice(1, 3).join(' '), i] as const).filter(([sub]) => sub === 'mod status').pop()
     const sent = JSON.parse(w.stdins[last?.[1] ?? 0] ?? '{}')
     expect(sent.context_window.current_usage).toEqual({ input_tokens: 3000 })
-    w.status = { ...w.status, zone_text: '● SMART', tokens_text: '3k/200k' }
     const ui = await $.ui.mount({ surface: 'terminal', ...BAND } as any)
     await settle()
     expect(await ui.find({ type: 'Text', text: /compacted 180k → 3k/ })).toBeDefined()
