@@ -71,7 +71,7 @@ type Command struct {
 // commands is the subcommand table, in the order `zoneline help` lists them.
 var commands = []*Command{
 	cmdStatusline, cmdPreview, cmdConfig, cmdHook, cmdCheckpoint, cmdInstall, cmdUninstall,
-	cmdTune, cmdDoctor, cmdNotify, cmdSessions, cmdCompactFlow, cmdWatch, cmdGitRefresh, cmdMod,
+	cmdTune, cmdDoctor, cmdNotify, cmdSessions, cmdCompactFlow, cmdWatch, cmdGitRefresh, cmdWrapRefresh, cmdMod,
 	cmdVersion,
 }
 

@@ -154,13 +154,25 @@ func TestNoShellFromPayload(t *testing.T) {
 		}
 		return nil
 	})
-	// The wrapped status line command comes from the command line or the config only.
-	if b, _ := os.ReadFile("../cli/wrap.go"); !bytes.Contains(b, []byte("startWrapped(cfg.Statusline.Wrap, stdin,")) ||
-		bytes.Count(b, []byte("startWrapped(")) != 1 {
-		t.Errorf("cli/wrap.go: startWrapped must be called once, with cfg.Statusline.Wrap (set from -wrap or the config)")
+	// The wrapped status line command comes from the command line or the config only: a hand
+	// render runs cfg.Statusline.Wrap; a render under Claude Code keeps it in the session's job
+	// (wrapkeep.go), whose command the refresher runs (wraprefresh.go).
+	for f, call := range map[string]string{
+		"../cli/wrap.go":        `startWrapped(cfg.Statusline.Wrap, "", stdin,`,
+		"../cli/wraprefresh.go": "startWrapped(job.cmd, job.dir, job.stdin,",
+		"../cli/wrapkeep.go":    "",
+	} {
+		b, _ := os.ReadFile(f)
+		if call != "" && (!bytes.Contains(b, []byte(call)) || bytes.Count(b, []byte("startWrapped(")) != 1) {
+			t.Errorf("%s: startWrapped must be called once, as %s", f, call)
+		}
+		if bytes.Contains(b, []byte("r.p.")) || bytes.Contains(b, []byte("payload.")) {
+			t.Errorf("%s reads the payload: the wrapped command must not depend on it", f)
+		}
 	}
-	if b, _ := os.ReadFile("../cli/wrap.go"); bytes.Contains(b, []byte("r.p.")) || bytes.Contains(b, []byte("payload.")) {
-		t.Errorf("cli/wrap.go reads the payload: the wrapped command must not depend on it")
+	if b, _ := os.ReadFile("../cli/wrapkeep.go"); !bytes.Contains(b, []byte("wrapJob{cmd: cfg.Statusline.Wrap,")) ||
+		bytes.Count(b, []byte("cmd:")) != 1 || bytes.Count(b, []byte("j.cmd, j.timeout, j.stdin = cmd,")) != 1 {
+		t.Errorf("cli/wrapkeep.go: the job's command must be set from cfg.Statusline.Wrap only (and read back from the job file)")
 	}
 	// The one shell must stay out of the hook and statusline paths.
 	for _, f := range []string{"../cli/statusline.go", "../cli/hook.go"} {
