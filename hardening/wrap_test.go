@@ -174,7 +174,11 @@ func TestWrapCancelKillsGroup(t *testing.T) {
 					syscall.Kill(pid, syscall.SIGKILL)
 				}
 			}
-			if err := syscall.Kill(-pgid, 0); err != syscall.ESRCH {
+			err := syscall.Kill(-pgid, 0)
+			for end := time.Now().Add(2 * time.Second); err != syscall.ESRCH && time.Now().Before(end); err = syscall.Kill(-pgid, 0) {
+				time.Sleep(20 * time.Millisecond) // (its last members reaped by init once the wrapper is gone)
+			}
+			if err != syscall.ESRCH {
 				t.Errorf("the wrapped command's group %d is still there (%v)", pgid, err)
 			}
 		})
