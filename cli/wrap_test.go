@@ -338,7 +338,8 @@ func TestWrapLeaksNothing(t *testing.T) {
 
 // TestWrapLive: a render under Claude Code never runs the wrapped command: the first shows the
 // stand-in, the refresher's output shows from the next one, and an output that falls
-// wrapStaleRenders payloads behind is marked stale; an unchanged payload keeps the job as is.
+// wrapStaleRenders payloads behind with no run ended within the deadline is marked stale; an
+// unchanged payload keeps the job as is.
 func TestWrapLive(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "config.toml"), []byte("[statusline]\nlines = [[\"zone\"]]\nwrap = \"cat >/dev/null; echo theirs\"\n"), 0o600)
@@ -357,12 +358,23 @@ func TestWrapLive(t *testing.T) {
 	if got := stripSGR(statuslineRun(t, dir, nil)); got != "● WARN │ theirs" {
 		t.Errorf("after the refresh: %q", got)
 	}
-	// Other payloads, no refresher: the kept output is one, two, then three renders behind.
-	for i, want := range []string{"● WARN │ theirs", "● WARN │ theirs", "● WARN │ (stale) theirs"} {
+	// Other payloads, no refresher: the kept output is one, two, three, then four renders
+	// behind; stale only once, past the wrapped command's deadline, no run has ended either.
+	for i, tt := range []struct {
+		later time.Duration
+		want  string
+	}{
+		{0, "● WARN │ theirs"},
+		{0, "● WARN │ theirs"},
+		{0, "● WARN │ theirs"},
+		{config.DefaultWrapTimeout + time.Second, "● WARN │ (stale) theirs"},
+	} {
 		p := strings.Replace(string(fixture(t, "statusline-edge-05-ctx-100k.json")), "{", "{\"n\":"+strconv.Itoa(i)+",", 1)
 		e, out, _ := testEnv(t, []byte(p), map[string]string{
 			"ZONELINE_STATE_DIR": filepath.Join(dir, "state"), "ZONELINE_CONFIG": filepath.Join(dir, "config.toml"),
 		})
+		e.Now = func() time.Time { return time.Now().Add(tt.later) }
+		want := tt.want
 		e.Run([]string{"statusline"})
 		if got := stripSGR(strings.TrimSpace(out.String())); got != want {
 			t.Errorf("%d renders behind: %q, want %q", i+1, got, want)
@@ -381,8 +393,8 @@ func TestWrapFiles(t *testing.T) {
 	if got, ok := decodeWrapJob(j.encode()); !ok || !got.same(j) || got.seq != 7 {
 		t.Errorf("job round trip: %+v %v", got, ok)
 	}
-	k := wrapKept{seq: 9, good: 8, problem: "exit 1", out: []byte("one\ntwo\n")}
-	if got, ok := decodeWrapKept(k.encode()); !ok || got.seq != 9 || got.good != 8 || got.problem != "exit 1" || string(got.out) != "one\ntwo\n" {
+	k := wrapKept{seq: 9, good: 8, problem: "exit 1", at: time.Unix(0, 1234567), out: []byte("one\ntwo\n")}
+	if got, ok := decodeWrapKept(k.encode()); !ok || got.seq != 9 || got.good != 8 || got.problem != "exit 1" || !got.at.Equal(k.at) || string(got.out) != "one\ntwo\n" {
 		t.Errorf("result round trip: %+v %v", got, ok)
 	}
 	for _, bad := range []string{
@@ -401,9 +413,10 @@ func TestWrapFiles(t *testing.T) {
 	}
 	for _, bad := range []string{
 		"their line from an older zoneline\n",
-		wrapResultHead + "seq 1\ngood 2\nproblem \"\"\n\nx\n", // good after seq
-		wrapResultHead + "seq 1\ngood 1\n\nx\n",
-		wrapResultHead + "seq x\ngood 1\nproblem \"\"\n\nx\n",
+		wrapResultHead + "seq 1\ngood 2\nproblem \"\"\nat 1\n\nx\n", // good after seq
+		wrapResultHead + "seq 1\ngood 1\nat 1\n\nx\n",
+		wrapResultHead + "seq x\ngood 1\nproblem \"\"\nat 1\n\nx\n",
+		wrapResultHead + "seq 1\ngood 1\nproblem \"\"\n\nx\n", // no time
 	} {
 		if _, ok := decodeWrapKept([]byte(bad)); ok {
 			t.Errorf("result %q decoded", bad)

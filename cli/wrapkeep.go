@@ -28,8 +28,11 @@ import (
 //	                  output, that run's problem, and the last good output's lines
 //	.wrap.lock        held by the one refresher running (a render probes it, never waits)
 //
-// The first render shows wrapPending where the output goes; an output wrapStaleRenders jobs
-// behind the newest, or kept after a failed run (a ⚠ names the problem), is marked staleMark.
+// The first render shows wrapPending where the output goes; an output kept after a failed run
+// (a ⚠ names the problem), or wrapStaleRenders jobs behind the newest while no run has ended
+// within the job's deadline (no refresher is getting anywhere), is marked staleMark. A refresher
+// that keeps up, however slowly, never makes it stale (Claude Code's refreshInterval renders
+// every few seconds with a new payload each time).
 const (
 	wrapJobName      = state.WrapJobName
 	wrapLockName     = state.WrapLockName
@@ -86,10 +89,11 @@ func decodeWrapJob(b []byte) (j wrapJob, ok bool) {
 
 // wrapKept is the refresher's result for a session.
 type wrapKept struct {
-	seq     int64  // the job last run
-	good    int64  // the job of the kept output (0: none yet)
-	problem string // the last run's problem ("" when it gave the kept output)
-	out     []byte // the last good output's lines, cleaned
+	seq     int64     // the job last run
+	good    int64     // the job of the kept output (0: none yet)
+	problem string    // the last run's problem ("" when it gave the kept output)
+	at      time.Time // when the last run ended
+	out     []byte    // the last good output's lines, cleaned
 }
 
 func (k wrapKept) encode() []byte {
@@ -97,44 +101,48 @@ func (k wrapKept) encode() []byte {
 	b = strconv.AppendInt(b, k.seq, 10)
 	b = strconv.AppendInt(append(b, "\ngood "...), k.good, 10)
 	b = strconv.AppendQuote(append(b, "\nproblem "...), k.problem)
+	b = strconv.AppendInt(append(b, "\nat "...), k.at.UnixNano(), 10)
 	b = append(b, "\n\n"...)
 	return append(b, k.out...)
 }
 
 func decodeWrapKept(b []byte) (k wrapKept, ok bool) {
-	f, body, ok := wrapFields(b, wrapResultHead, "seq", "good", "problem")
+	f, body, ok := wrapFields(b, wrapResultHead, "seq", "good", "problem", "at")
 	if !ok {
 		return k, false
 	}
-	var ok1, ok2 bool
+	var ok1, ok2, ok3 bool
+	var at int64
 	k.seq, ok1 = wrapSeq(f[0])
 	k.good, ok2 = wrapSeq(f[1])
+	at, ok3 = wrapSeq(f[3])
 	p, err := strconv.Unquote(f[2])
-	if !ok1 || !ok2 || err != nil || k.good > k.seq {
+	if !ok1 || !ok2 || !ok3 || err != nil || k.good > k.seq {
 		return wrapKept{}, false
 	}
-	k.problem, k.out = pipeline.Truncate(p, 80), body
+	k.problem, k.at, k.out = pipeline.Truncate(p, 80), time.Unix(0, at), body
 	return k, true
 }
 
-// next is k after a run of job seq that gave lines, or problem.
-func (k wrapKept) next(seq int64, lines []string, problem string) wrapKept {
-	k.seq, k.problem = seq, problem
+// next is k after a run of job seq, ended at, that gave lines, or problem.
+func (k wrapKept) next(seq int64, at time.Time, lines []string, problem string) wrapKept {
+	k.seq, k.at, k.problem = seq, at, problem
 	if lines != nil {
 		k.good, k.out = seq, []byte(strings.Join(lines, "\n")+"\n")
 	}
 	return k
 }
 
-// show is what a render of job seq shows of k (have: there is a result): the kept output's
-// lines (marked stale when it failed since or is wrapStaleRenders jobs behind; wrapPending
-// before the first result) and the last run's problem.
-func (k wrapKept) show(have bool, seq int64) (lines []string, problem string) {
+// show is what a render of job j shows of k at now (have: there is a result): the kept
+// output's lines (marked stale when a run failed since, or when it is wrapStaleRenders jobs
+// behind and no run ended within j's deadline; wrapPending before the first result) and the
+// last run's problem.
+func (k wrapKept) show(have bool, j wrapJob, now time.Time) (lines []string, problem string) {
 	if !have {
 		return []string{wrapPending}, ""
 	}
 	lines = splitOutput(k.out)
-	if k.good < k.seq || seq-k.good >= wrapStaleRenders { // the last run failed, or it is behind
+	if k.good < k.seq || j.seq-k.good >= wrapStaleRenders && now.Sub(k.at) > j.timeout+wrapGrace {
 		for i, l := range lines {
 			lines[i] = staleMark + l
 		}
@@ -203,7 +211,7 @@ func (e *Env) wrapLive(r pipeline.Rendered, cfg *config.Config, stdin []byte) (s
 		want.seq++
 	}
 	kept, have := readWrapKept(filepath.Join(dir, wrapCacheName))
-	theirs, problem := kept.show(have, want.seq)
+	theirs, problem := kept.show(have, want, e.Now())
 	if problem != "" {
 		r.View.Problems = append(r.View.Problems, "wrapped: "+problem)
 		r.Line = statusline.Render(r.View, r.Options)

@@ -71,7 +71,7 @@ func (e *Env) runWrapRefresh(id string, wait time.Duration) error {
 			if problem != "" {
 				e.State.Log("wrap-refresh", "wrapped status line %q: %s", pipeline.Truncate(job.cmd, 80), problem)
 			}
-			if err := state.Replace(keptPath, kept.next(job.seq, lines, problem).encode()); err != nil {
+			if err := state.Replace(keptPath, kept.next(job.seq, e.Now(), lines, problem).encode()); err != nil {
 				unlock()
 				return fmt.Errorf("zoneline: wrap-refresh: %v", err)
 			}
