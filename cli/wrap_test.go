@@ -69,14 +69,16 @@ func statuslineRun(t *testing.T, dir string, vars map[string]string, args ...str
 // wrapSession is the session of the fixture statuslineRun renders.
 const wrapSession = "aaa8e696-ca66-4fcf-8fb3-651eb7e68c12"
 
-// refreshRun runs `zoneline wrap-refresh -session wrapSession` in dir's world, in-process.
+// refreshRun runs `zoneline wrap-refresh -session wrapSession -wrap CMD` in dir's world,
+// in-process, with the command of the job the last render kept.
 func refreshRun(t *testing.T, dir string) {
 	t.Helper()
 	e, _, _ := testEnv(t, nil, map[string]string{
 		"ZONELINE_STATE_DIR": filepath.Join(dir, "state"), "ZONELINE_CONFIG": filepath.Join(dir, "config.toml"),
 		"CLAUDE_CONFIG_DIR": filepath.Join(dir, "claude"),
 	})
-	if err := e.runWrapRefresh(wrapSession, 0); err != nil {
+	job, _ := readWrapJob(filepath.Join(dir, "state", "sessions", wrapSession, wrapJobName))
+	if err := e.runWrapRefresh(wrapSession, job.cmd, 0); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -421,5 +423,33 @@ func TestWrapFiles(t *testing.T) {
 		if _, ok := decodeWrapKept([]byte(bad)); ok {
 			t.Errorf("result %q decoded", bad)
 		}
+	}
+}
+
+// TestWrapRefreshRunsItsOwnCommand: the refresher runs the command on its command line (the
+// render's), never one read from the state dir: a job planted there for another command runs
+// nothing.
+func TestWrapRefreshRunsItsOwnCommand(t *testing.T) {
+	dir := t.TempDir()
+	marker := filepath.Join(dir, "planted-ran")
+	sdir := filepath.Join(dir, "state", "sessions", wrapSession)
+	os.MkdirAll(sdir, 0o700)
+	planted := wrapJob{seq: 1, cmd: "touch " + marker, dir: dir, timeout: time.Second, stdin: []byte("{}")}
+	os.WriteFile(filepath.Join(sdir, wrapJobName), planted.encode(), 0o600)
+	e, _, _ := testEnv(t, nil, map[string]string{"ZONELINE_STATE_DIR": filepath.Join(dir, "state")})
+	if err := e.runWrapRefresh(wrapSession, "echo mine", 0); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("the refresher ran the command of a job file")
+	}
+	if _, err := os.Stat(filepath.Join(sdir, wrapCacheName)); err == nil {
+		t.Error("the refresher kept a result for another command's job")
+	}
+	if err := e.runWrapRefresh(wrapSession, planted.cmd, 0); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(marker); err != nil {
+		t.Error("the refresher did not run its own command's job")
 	}
 }

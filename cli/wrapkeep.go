@@ -227,14 +227,14 @@ func (e *Env) wrapLive(r pipeline.Rendered, cfg *config.Config, stdin []byte) (s
 				return
 			}
 		}
-		e.startWrapRefresh(id, filepath.Join(dir, wrapLockName))
+		e.startWrapRefresh(id, want.cmd, filepath.Join(dir, wrapLockName))
 	}
 }
 
-// startWrapRefresh starts `zoneline wrap-refresh -session id`, detached, unless a refresher
-// holds the session's lock: that one reads the job again before it lets go (the job is
-// written before this probe), so no job is left unrun.
-func (e *Env) startWrapRefresh(id, lock string) {
+// startWrapRefresh starts `zoneline wrap-refresh -session id -wrap=cmd`, detached, unless a
+// refresher holds the session's lock: that one reads the job again before it lets go (the job
+// is written before this probe), so no job is left unrun.
+func (e *Env) startWrapRefresh(id, cmd, lock string) {
 	unlock, err := state.Lock(lock, 0)
 	unlock()
 	if err != nil {
@@ -251,7 +251,7 @@ func (e *Env) startWrapRefresh(id, lock string) {
 	if strings.TrimSuffix(filepath.Base(bin), ".exe") != "zoneline" {
 		return // a test binary running cli in-process: it has no wrap-refresh command to start
 	}
-	if err := detach.Start(bin, []string{"wrap-refresh", "-session", id}); err != nil {
+	if err := detach.Start(bin, []string{"wrap-refresh", "-session", id, "-wrap=" + cmd}); err != nil {
 		e.State.Log("statusline", "wrap refresh: %v", err)
 	}
 }

@@ -14,10 +14,10 @@ import (
 )
 
 var cmdWrapRefresh = &Command{
-	Name: "wrap-refresh", UsageLine: "wrap-refresh -session ID [-wait]",
+	Name: "wrap-refresh", UsageLine: "wrap-refresh -session ID -wrap CMD [-wait]",
 	Short: "run the wrapped status line command for a session (the statusline starts it)",
-	Long: `Run the wrapped status line command (statusline -wrap, [statusline] wrap) for the session ID
-with the newest render's payload, and keep its output for the next render. The status line
+	Long: `Run the wrapped status line command CMD (statusline -wrap, [statusline] wrap) for the session
+ID with the newest render's payload, and keep its output for the next render. The status line
 starts it detached after its line is printed, so the wrapped command never delays zoneline's
 line. One runs per session at a time (a lock); it runs again while renders asked for newer
 payloads, at most three times. Each run is killed with everything it started at wrap_timeout.`,
@@ -30,24 +30,27 @@ const wrapMaxRuns = 3
 
 func parseWrapRefresh(e *Env, fs *flag.FlagSet) func([]string) error {
 	id := fs.String("session", "", "the session whose wrapped status line to refresh")
+	cmd := fs.String("wrap", "", "the wrapped command `CMD` (the render's: a job kept for another command is left to its own refresher)")
 	wait := fs.Bool("wait", false, "wait for a refresher already running, then refresh (for scripts)")
 	return func(args []string) error {
-		if !state.ValidSessionID(*id) || len(args) > 0 {
-			return usagef("wrap-refresh takes -session, a session id")
+		if !state.ValidSessionID(*id) || *cmd == "" || len(args) > 0 {
+			return usagef("wrap-refresh takes -session, a session id, and -wrap, the wrapped command")
 		}
 		var w time.Duration
 		if *wait {
 			w = wrapMaxRuns*(wrapMaxTimeout+2*wrapGrace) + time.Second
 		}
-		return e.runWrapRefresh(*id, w)
+		return e.runWrapRefresh(*id, *cmd, w)
 	}
 }
 
-// runWrapRefresh runs the session's job under its lock (wait: how long to wait for another
-// refresher) until the kept output is the newest job's, at most wrapMaxRuns times; after
-// letting the lock go it looks at the job once more, so a render that found the lock held
-// (and so started nothing) is not left behind.
-func (e *Env) runWrapRefresh(id string, wait time.Duration) error {
+// runWrapRefresh runs the session's job with cmd under its lock (wait: how long to wait for
+// another refresher) until the kept output is the newest job's, at most wrapMaxRuns times;
+// after letting the lock go it looks at the job once more, so a render that found the lock
+// held (and so started nothing) is not left behind. The command is the render's (its command
+// line): never read from the state dir, so a file planted there chooses no program; a job kept
+// for another command (the config changed) is left to the refresher its render starts.
+func (e *Env) runWrapRefresh(id, cmd string, wait time.Duration) error {
 	dir, err := e.State.Session(id)
 	if err != nil {
 		return fmt.Errorf("zoneline: wrap-refresh: %v", err)
@@ -64,12 +67,12 @@ func (e *Env) runWrapRefresh(id string, wait time.Duration) error {
 		for ; runs < wrapMaxRuns; runs++ {
 			job, ok := readWrapJob(jobPath)
 			kept, have := readWrapKept(keptPath)
-			if !ok || have && kept.seq >= job.seq {
+			if !ok || job.cmd != cmd || have && kept.seq >= job.seq {
 				break
 			}
-			lines, problem := runWrap(job, e.process)
+			lines, problem := runWrap(cmd, job, e.process)
 			if problem != "" {
-				e.State.Log("wrap-refresh", "wrapped status line %q: %s", pipeline.Truncate(job.cmd, 80), problem)
+				e.State.Log("wrap-refresh", "wrapped status line %q: %s", pipeline.Truncate(cmd, 80), problem)
 			}
 			if err := state.Replace(keptPath, kept.next(job.seq, e.Now(), lines, problem).encode()); err != nil {
 				unlock()
@@ -79,7 +82,7 @@ func (e *Env) runWrapRefresh(id string, wait time.Duration) error {
 		unlock()
 		job, ok := readWrapJob(jobPath)
 		kept, have := readWrapKept(keptPath)
-		if !ok || have && kept.seq >= job.seq {
+		if !ok || job.cmd != cmd || have && kept.seq >= job.seq {
 			return nil
 		}
 		wait = 0
@@ -87,12 +90,12 @@ func (e *Env) runWrapRefresh(id string, wait time.Duration) error {
 	return nil
 }
 
-// runWrap runs job once: its command in its own process group, in its folder, the payload on
+// runWrap runs cmd once for job: in its own process group, in the job's folder, its payload on
 // stdin, killed with everything it started at its deadline or, when this process is the
 // wrapping one (whole: not cli run in-process by a test), when it is told to stop (SIGTERM,
 // SIGINT, SIGHUP: onCancel). It returns the output's lines and a problem.
-func runWrap(job wrapJob, whole bool) (lines []string, problem string) {
-	done, kill := startWrapped(job.cmd, job.dir, job.stdin, wrapLimit, job.timeout)
+func runWrap(cmd string, job wrapJob, whole bool) (lines []string, problem string) {
+	done, kill := startWrapped(cmd, job.dir, job.stdin, wrapLimit, job.timeout)
 	return awaitWrap(done, kill, time.Now().Add(job.timeout+wrapGrace), whole)
 }
 

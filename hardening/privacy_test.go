@@ -155,11 +155,12 @@ func TestNoShellFromPayload(t *testing.T) {
 		return nil
 	})
 	// The wrapped status line command comes from the command line or the config only: a hand
-	// render runs cfg.Statusline.Wrap; a render under Claude Code keeps it in the session's job
-	// (wrapkeep.go), whose command the refresher runs (wraprefresh.go).
+	// render runs cfg.Statusline.Wrap; a render under Claude Code hands it to the refresher on
+	// its command line (wrapkeep.go), which runs that (wraprefresh.go), never a command read
+	// back from the state dir.
 	for f, call := range map[string]string{
 		"../cli/wrap.go":        `startWrapped(cfg.Statusline.Wrap, "", stdin,`,
-		"../cli/wraprefresh.go": "startWrapped(job.cmd, job.dir, job.stdin,",
+		"../cli/wraprefresh.go": "startWrapped(cmd, job.dir, job.stdin,",
 		"../cli/wrapkeep.go":    "",
 	} {
 		b, _ := os.ReadFile(f)
@@ -171,8 +172,11 @@ func TestNoShellFromPayload(t *testing.T) {
 		}
 	}
 	if b, _ := os.ReadFile("../cli/wrapkeep.go"); !bytes.Contains(b, []byte("wrapJob{cmd: cfg.Statusline.Wrap,")) ||
-		bytes.Count(b, []byte("cmd:")) != 1 || bytes.Count(b, []byte("j.cmd, j.timeout, j.stdin = cmd,")) != 1 {
-		t.Errorf("cli/wrapkeep.go: the job's command must be set from cfg.Statusline.Wrap only (and read back from the job file)")
+		!bytes.Contains(b, []byte(`"-wrap=" + cmd}`)) || !bytes.Contains(b, []byte("e.startWrapRefresh(id, want.cmd,")) {
+		t.Errorf("cli/wrapkeep.go: the refresher's command must be the render's cfg.Statusline.Wrap, on its command line")
+	}
+	if b, _ := os.ReadFile("../cli/wraprefresh.go"); !bytes.Contains(b, []byte("runWrap(cmd, job, e.process)")) {
+		t.Errorf("cli/wraprefresh.go: the refresher must run its command line's command, never the job file's")
 	}
 	// The one shell must stay out of the hook and statusline paths.
 	for _, f := range []string{"../cli/statusline.go", "../cli/hook.go"} {
