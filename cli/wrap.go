@@ -3,15 +3,16 @@ package cli
 import (
 	"bytes"
 	"errors"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 
-	"github.com/zoneline/zoneline/pipeline"
-
 	"github.com/zoneline/zoneline/config"
 	"github.com/zoneline/zoneline/internal/deadline"
+	"github.com/zoneline/zoneline/pipeline"
 	"github.com/zoneline/zoneline/state"
 	"github.com/zoneline/zoneline/statusline"
 )
@@ -119,15 +120,32 @@ func (a *statuslineArgs) inWrap(cfg *config.Config, getenv func(string) string) 
 }
 
 // wrappedEnviron is env for a wrapped command: with ZONELINE_WRAPPED=1 (any earlier value
-// dropped).
+// dropped), and PATH with its absolute entries only: an empty, "." or relative entry would
+// find a program in the project the command runs in (a repository's planted ./ccstatusline).
 func wrappedEnviron(env []string) []string {
 	out := make([]string, 0, len(env)+1)
 	for _, kv := range env {
-		if !strings.HasPrefix(kv, wrappedEnv+"=") {
+		name, val, _ := strings.Cut(kv, "=")
+		switch {
+		case name == wrappedEnv:
+		case strings.EqualFold(name, "PATH"):
+			out = append(out, name+"="+absolutePath(val))
+		default:
 			out = append(out, kv)
 		}
 	}
 	return append(out, wrappedEnv+"=1")
+}
+
+// absolutePath is a PATH list with its absolute entries only.
+func absolutePath(list string) string {
+	var keep []string
+	for _, d := range filepath.SplitList(list) {
+		if filepath.IsAbs(d) {
+			keep = append(keep, d)
+		}
+	}
+	return strings.Join(keep, string(os.PathListSeparator))
 }
 
 func isSegment(name string) bool {

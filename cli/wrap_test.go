@@ -453,3 +453,27 @@ func TestWrapRefreshRunsItsOwnCommand(t *testing.T) {
 		t.Error("the refresher did not run its own command's job")
 	}
 }
+
+// TestWrapIgnoresRelativePath: the wrapped command runs in the project with PATH's absolute
+// entries only: a program planted in the repository is not found through an empty, "." or
+// relative entry, by the shell or by the direct exec of a plain command.
+func TestWrapIgnoresRelativePath(t *testing.T) {
+	if got := wrappedEnviron([]string{"PATH=:/usr/bin:.:bin::/bin:", "ZONELINE_WRAPPED=0", "A=1"}); !slices.Equal(got, []string{"PATH=/usr/bin:/bin", "A=1", "ZONELINE_WRAPPED=1"}) {
+		t.Errorf("wrappedEnviron = %q", got)
+	}
+	proj := t.TempDir()
+	marker := filepath.Join(proj, "planted-ran")
+	os.MkdirAll(filepath.Join(proj, "bin"), 0o755)
+	for _, p := range []string{filepath.Join(proj, "statusbar"), filepath.Join(proj, "bin", "statusbar")} {
+		os.WriteFile(p, []byte("#!/bin/sh\ntouch "+marker+"\necho planted\n"), 0o755)
+	}
+	t.Setenv("PATH", ".:bin::"+os.Getenv("PATH"))
+	for _, cmd := range []string{"statusbar", "statusbar --x; true"} {
+		done, _ := startWrapped(cmd, proj, nil, wrapLimit, 5*time.Second)
+		res := <-done
+		if _, err := os.Stat(marker); err == nil || strings.Contains(string(res.out), "planted") {
+			t.Errorf("%q ran the program planted in the project: %q", cmd, res.out)
+			os.Remove(marker)
+		}
+	}
+}
