@@ -82,7 +82,7 @@ type Command struct {
 // commands is the subcommand table, in the order `zoneline help` lists them.
 var commands = []*Command{
 	cmdStatusline, cmdPreview, cmdConfig, cmdHook, cmdCheckpoint, cmdInstall, cmdUninstall,
-	cmdTune, cmdReport, cmdDoctor, cmdNotify, cmdSessions, cmdCompactFlow, cmdWatch, cmdGitRefresh, cmdMod,
+	cmdTune, cmdReport, cmdDoctor, cmdNotify, cmdSessions, cmdCompactFlow, cmdWatch, cmdGitRefresh, cmdWrapRefresh, cmdMod,
 	cmdVersion,
 }
 

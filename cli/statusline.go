@@ -51,25 +51,33 @@ func runStatusline(e *Env, args []string) {
 	a := parseStatuslineArgs(args) // -segments, -wrap (wrap.go)
 	data, readErr := e.readPayload(start, statuslineStdinWait)
 	cfg, cfgErr := e.loadConfigCached()
-	cfg = a.apply(cfg, e.Getenv(wrappedEnv) == "1")
-	w := e.startWrap(cfg, data, start) // runs while zoneline renders
-	w.extend(guard, start)
+	cfg = a.apply(cfg, a.inWrap(cfg, e.Getenv))
 	c := e.pipeline()
+	var w *wrapped
+	if !c.Live() { // a hand render waits for its wrapped command; one under Claude Code never does
+		w = e.startWrap(cfg, data) // runs while zoneline renders
+		w.extend(guard, start)
+	}
 	r := c.Render(data, readErr, cfg, cfgErr)
 	if len(a.problems) > 0 {
 		r.View.Problems = append(r.View.Problems, a.problems...)
 		r.Line = statusline.Render(r.View, r.Options)
 	}
-	var cache []byte
-	if w != nil {
-		r.Line, cache = e.wrapLineFor(r, w, cfg)
+	var afterLine func() // the wrapped command's refresh (wrapkeep.go)
+	switch {
+	case w != nil:
+		r.Line = e.wrapHand(r, w, cfg)
+	case cfg.Statusline.Wrap != "":
+		r.Line, afterLine = e.wrapLive(r, cfg, data)
 	}
 	if guard != nil && !guard.Answer() {
 		guard.Wait() // the deadline printed the fallback line and ends the process
 		return
 	}
 	e.Stdout.Write(append([]byte(r.Line), '\n')) // (io.WriteString's interface assertion builds an itab on first use)
-	e.saveWrapCache(r, cache)
+	if afterLine != nil {
+		afterLine() // after the line: the render never waits for the wrapped command
+	}
 	c.After(r, time.Since(start))
 	if r.GitRefresh != "" {
 		e.startGitRefresh(r.GitRefresh) // after the line: the render never waits for git

@@ -3,15 +3,16 @@ package cli
 import (
 	"bytes"
 	"errors"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 
-	"github.com/zoneline/zoneline/pipeline"
-
 	"github.com/zoneline/zoneline/config"
 	"github.com/zoneline/zoneline/internal/deadline"
+	"github.com/zoneline/zoneline/pipeline"
 	"github.com/zoneline/zoneline/state"
 	"github.com/zoneline/zoneline/statusline"
 )
@@ -58,7 +59,9 @@ func parseStatuslineArgs(args []string) statuslineArgs {
 
 // wrappedEnv marks the environment of a wrapped command (set to "1" for it): a zoneline run
 // inside a wrap never wraps again (see apply), so a wrap whose command runs zoneline (e.g.
-// ccstatusline's Custom Command running `zoneline statusline -segments …`) cannot nest.
+// ccstatusline's Custom Command running `zoneline statusline -segments …`) cannot nest. It is
+// the cheap first check only: a wrapped command may drop it (env -u, env -i), so a zoneline
+// about to wrap without it also looks at its ancestry (insideWrap).
 const wrappedEnv = "ZONELINE_WRAPPED"
 
 // wrapInWrap is the problem shown by a zoneline inside a wrap that was asked to wrap.
@@ -104,16 +107,45 @@ func (a *statuslineArgs) apply(cfg *config.Config, inWrap bool) *config.Config {
 	return &c
 }
 
+// inWrap reports whether this zoneline runs inside a wrap: ZONELINE_WRAPPED=1, or, when it
+// would wrap (the only case it matters, so a render that wraps nothing pays nothing), a
+// wrapping zoneline among its ancestors (insideWrap: whatever the command did to its
+// environment).
+func (a *statuslineArgs) inWrap(cfg *config.Config, getenv func(string) string) bool {
+	if getenv(wrappedEnv) == "1" {
+		return true
+	}
+	wraps := a.wrap != "" || (a.segments == nil && cfg.Statusline.Wrap != "")
+	return wraps && insideWrap()
+}
+
 // wrappedEnviron is env for a wrapped command: with ZONELINE_WRAPPED=1 (any earlier value
-// dropped).
+// dropped), and PATH with its absolute entries only: an empty, "." or relative entry would
+// find a program in the project the command runs in (a repository's planted ./ccstatusline).
 func wrappedEnviron(env []string) []string {
 	out := make([]string, 0, len(env)+1)
 	for _, kv := range env {
-		if !strings.HasPrefix(kv, wrappedEnv+"=") {
+		name, val, _ := strings.Cut(kv, "=")
+		switch {
+		case name == wrappedEnv:
+		case strings.EqualFold(name, "PATH"):
+			out = append(out, name+"="+absolutePath(val))
+		default:
 			out = append(out, kv)
 		}
 	}
 	return append(out, wrappedEnv+"=1")
+}
+
+// absolutePath is a PATH list with its absolute entries only.
+func absolutePath(list string) string {
+	var keep []string
+	for _, d := range filepath.SplitList(list) {
+		if filepath.IsAbs(d) {
+			keep = append(keep, d)
+		}
+	}
+	return strings.Join(keep, string(os.PathListSeparator))
 }
 
 func isSegment(name string) bool { return statusline.IsSegment(name) }
@@ -142,26 +174,38 @@ type exitError int
 
 func (e exitError) Error() string { return "exit " + strconv.Itoa(int(e)) }
 
-// wrapped is one run of the user's status line command beside zoneline's render.
-type wrapped struct {
-	done     <-chan wrapResult
-	deadline time.Time
-}
-
-// startWrap starts cfg's wrapped command (nil when there is none): before the render, so the
-// two run at once.
-// Its deadline is wrap_timeout (at most wrapMaxTimeout); the status line's own deadline is
-// extended to cover it and wrapReserve for zoneline's part (extend).
-func (e *Env) startWrap(cfg *config.Config, stdin []byte, start time.Time) *wrapped {
-	if cfg.Statusline.Wrap == "" {
-		return nil
-	}
+// wrapTimeout is cfg's wrap_timeout, at most wrapMaxTimeout (the default when unset or bad).
+func wrapTimeout(cfg *config.Config) time.Duration {
 	d, err := time.ParseDuration(cfg.Statusline.WrapTimeout)
 	if err != nil || d <= 0 {
 		d = config.DefaultWrapTimeout
 	}
-	d = min(d, wrapMaxTimeout)
-	return &wrapped{done: startWrapped(cfg.Statusline.Wrap, stdin, wrapLimit, d), deadline: time.Now().Add(d + wrapGrace)}
+	return min(d, wrapMaxTimeout)
+}
+
+// wrapped is one run of the user's status line command beside a hand render (a person's
+// `zoneline statusline -wrap CMD`, no Claude Code session): it waits for the command, as a
+// person trying their setup expects. A render under Claude Code never waits (wrapLive).
+type wrapped struct {
+	done     <-chan wrapResult
+	kill     func() // ends its process group
+	deadline time.Time
+	whole    bool // this process is the wrapping one (not cli run in-process by a test)
+}
+
+// startWrap starts cfg's wrapped command for a hand render (nil when there is none): before
+// the render, so the two run at once. Its deadline is wrap_timeout; the status line's own
+// deadline is extended to cover it and wrapReserve for zoneline's part (extend).
+func (e *Env) startWrap(cfg *config.Config, stdin []byte) *wrapped {
+	if cfg.Statusline.Wrap == "" {
+		return nil
+	}
+	d := wrapTimeout(cfg)
+	if e.process {
+		markWrapping()
+	}
+	done, kill := startWrapped(cfg.Statusline.Wrap, "", stdin, wrapLimit, d)
+	return &wrapped{done: done, kill: kill, deadline: time.Now().Add(d + wrapGrace), whole: e.process}
 }
 
 // extend moves the process's deadline (g, nil in-process) past the wrapped command's, when it
@@ -175,17 +219,14 @@ func (w *wrapped) extend(g *deadline.Guard, start time.Time) {
 	}
 }
 
-// wait returns the command's lines, cleaned for the terminal (escape sequences kept whole), and
-// a short problem when it failed, hung, printed nothing or too much ("" when fine).
+// wait returns the command's lines and a short problem (awaitWrap).
 func (w *wrapped) wait() (lines []string, problem string) {
-	var res wrapResult
-	t := time.NewTimer(time.Until(w.deadline))
-	select {
-	case res = <-w.done:
-		t.Stop()
-	case <-t.C:
-		return nil, "timed out"
-	}
+	return awaitWrap(w.done, w.kill, w.deadline, w.whole)
+}
+
+// outcome is a finished run's lines, cleaned for the terminal (escape sequences kept whole),
+// and a short problem when it failed, was killed, printed nothing or too much ("" when fine).
+func outcome(res wrapResult) (lines []string, problem string) {
 	if res.err == errKilled {
 		return nil, "timed out" // the deadline killed it
 	}
@@ -311,50 +352,18 @@ func composeWrap(r pipeline.Rendered, theirs []string, position string, width in
 	return strings.Join(rows, "\n")
 }
 
-// staleMark starts each line of a wrapped command's last good output shown when the command
-// failed this time.
+// staleMark starts each line of a wrapped command's kept output when it is stale: its last run
+// failed, or it is wrapStaleRenders renders or more behind the newest payload (wrapkeep.go).
 const staleMark = "(stale) "
 
-// wrapLineFor finishes a render with its wrapped command: the command's output beside
-// zoneline's part, or, when it failed, a ⚠ segment and its last good output (per session,
-// written atomically) marked stale. It returns the rows to print and the output to cache (nil:
-// leave the cache alone).
-func (e *Env) wrapLineFor(r pipeline.Rendered, w *wrapped, cfg *config.Config) (line string, cache []byte) {
+// wrapHand finishes a hand render with its wrapped command: the command's output beside
+// zoneline's part, or, when it failed, a ⚠ segment (and a log line).
+func (e *Env) wrapHand(r pipeline.Rendered, w *wrapped, cfg *config.Config) string {
 	theirs, problem := w.wait()
-	cachePath := ""
-	if id := r.SessionID(); id != "" {
-		cachePath, _ = e.State.SessionFile(id, wrapCacheName)
-	}
 	if problem != "" {
 		e.State.Log("statusline", "wrapped status line %q: %s", pipeline.Truncate(cfg.Statusline.Wrap, 80), problem)
 		r.View.Problems = append(r.View.Problems, "wrapped: "+problem)
 		r.Line = statusline.Render(r.View, r.Options)
 	}
-	if theirs == nil && cachePath != "" {
-		if b, err := state.ReadFile(cachePath, 2*wrapLimit); err == nil {
-			for _, l := range splitOutput(b) {
-				theirs = append(theirs, staleMark+l)
-			}
-		}
-	} else if theirs != nil && cachePath != "" {
-		cache = []byte(strings.Join(theirs, "\n") + "\n")
-		if old, err := state.ReadFile(cachePath, 2*wrapLimit); err == nil && bytes.Equal(old, cache) {
-			cache = nil
-		}
-	}
-	return composeWrap(r, theirs, cfg.Statusline.WrapPosition, r.Options.Width), cache
-}
-
-// saveWrapCache keeps the wrapped command's last good output for a failed run to show.
-func (e *Env) saveWrapCache(r pipeline.Rendered, cache []byte) {
-	if cache == nil || r.SessionID() == "" {
-		return
-	}
-	path, err := e.State.SessionFile(r.SessionID(), wrapCacheName)
-	if err == nil {
-		err = state.Replace(path, cache)
-	}
-	if err != nil {
-		e.State.Log("statusline", "saving the wrapped status line's output: %v", err)
-	}
+	return composeWrap(r, theirs, cfg.Statusline.WrapPosition, r.Options.Width)
 }

@@ -13,12 +13,14 @@ import (
 )
 
 // startWrapped starts the user's status line command as Claude Code does on Windows: through
-// Git Bash (bash -c CMD; see gitBash), else cmd /C; with zoneline's environment and the
-// payload on stdin. The result comes on the returned channel.
-func startWrapped(command string, stdin []byte, limit int, deadline time.Duration) <-chan wrapResult {
+// Git Bash (bash -c CMD; see gitBash), else cmd /C; in dir ("": the current one), with
+// zoneline's environment and the payload on stdin. The result comes on the returned channel;
+// the returned kill ends the command (not what it started: on Windows only ZONELINE_WRAPPED
+// marks a wrap, and the command's own process is what is killed).
+func startWrapped(command, dir string, stdin []byte, limit int, deadline time.Duration) (<-chan wrapResult, func()) {
 	done := make(chan wrapResult, 1)
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
 	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), deadline)
 		defer cancel()
 		var cmd *exec.Cmd
 		if bash := gitBash(); bash != "" {
@@ -26,7 +28,7 @@ func startWrapped(command string, stdin []byte, limit int, deadline time.Duratio
 		} else {
 			cmd = exec.CommandContext(ctx, "cmd", "/C", command)
 		}
-		cmd.Env = wrappedEnviron(os.Environ())
+		cmd.Env, cmd.Dir = wrappedEnviron(os.Environ()), dir
 		cmd.Stdin = bytes.NewReader(stdin)
 		lw := &limitWriter{limit: limit}
 		cmd.Stdout = lw
@@ -43,8 +45,12 @@ func startWrapped(command string, stdin []byte, limit int, deadline time.Duratio
 		}
 		done <- res
 	}()
-	return done
+	return done, cancel
 }
+
+func markWrapping()     {}
+func insideWrap() bool  { return false }
+func sweepDescendants() {}
 
 // gitBash finds Git Bash as Claude Code does: CLAUDE_CODE_GIT_BASH_PATH, else the bash.exe of
 // the git on PATH (never a bare "bash" from PATH, which on Windows can be WSL's launcher).

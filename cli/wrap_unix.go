@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -13,18 +14,19 @@ import (
 )
 
 // startWrapped starts the user's own status line command as Claude Code starts it: `/bin/sh
-// -c CMD` (Node's spawn with shell: true), in the current directory (the session's cwd), with
-// zoneline's environment, in its own process group (detached), stdin fed with the payload's
-// bytes. It forks through the syscall package (os/exec first forks a throwaway child to probe
+// -c CMD` (Node's spawn with shell: true), in dir (the session's cwd; "": the current one),
+// with zoneline's environment and ZONELINE_WRAPPED=1, in its own process group (detached;
+// on Linux killed when this process dies), stdin fed with the payload's bytes. It returns the
+// result's channel and the kill of its group. It forks through the syscall package (os/exec first forks a throwaway child to probe
 // pidfd support, and its pipes start the runtime's network poller). The result comes on the
 // returned channel; a deadline, output past limit, or a failure ends the process group. It
 // is one function, longer than most, because the fork, the pipes and the reaping must close
 // and kill in one order that splitting would hide.
-func startWrapped(command string, stdin []byte, limit int, deadline time.Duration) <-chan wrapResult {
+func startWrapped(command, dir string, stdin []byte, limit int, deadline time.Duration) (<-chan wrapResult, func()) {
 	done := make(chan wrapResult, 1)
-	fail := func(err error) <-chan wrapResult {
+	fail := func(err error) (<-chan wrapResult, func()) {
 		done <- wrapResult{err: err}
-		return done
+		return done, func() {}
 	}
 	var in, out [2]int
 	syscall.ForkLock.RLock()
@@ -52,16 +54,17 @@ func startWrapped(command string, stdin []byte, limit int, deadline time.Duratio
 		return fail(err)
 	}
 	path, argv := "/bin/sh", []string{"sh", "-c", command}
-	if words, ok := simpleCommand(command); ok {
+	if words, ok := simpleCommand(command); ok && (filepath.IsAbs(words[0]) || !strings.Contains(words[0], "/")) {
 		// What sh -c would do for a plain "prog arg…", without the shell's own exec.
 		if p, err := exec.LookPath(words[0]); err == nil {
 			path, argv = p, words
 		}
 	}
 	pid, err := syscall.ForkExec(path, argv, &syscall.ProcAttr{
+		Dir:   dir,
 		Env:   wrappedEnviron(syscall.Environ()),
 		Files: []uintptr{uintptr(in[0]), uintptr(out[1]), uintptr(null)},
-		Sys:   &syscall.SysProcAttr{Setpgid: true},
+		Sys:   wrapSysProcAttr(),
 	})
 	syscall.Close(in[0])
 	syscall.Close(out[1])
@@ -130,7 +133,7 @@ func startWrapped(command string, stdin []byte, limit int, deadline time.Duratio
 		done <- res
 	}()
 	time.AfterFunc(deadline, kill) // (a no-op once the command is reaped)
-	return done
+	return done, kill
 }
 
 // group is a wrapped command's process group. kill ends the whole group (the command and

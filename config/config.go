@@ -57,10 +57,12 @@ type Statusline struct {
 }
 
 // DefaultWrapTimeout is the wrapped status line command's deadline when wrap_timeout is unset.
-const DefaultWrapTimeout = 2 * time.Second
+// The command runs in the background (zoneline wrap-refresh): the line never waits for it, so
+// the deadline only bounds a hung command (a node program such as ccstatusline takes 2-3 s).
+const DefaultWrapTimeout = 10 * time.Second
 
 // MaxWrapTimeout is the longest wrap_timeout honoured (config check reports a longer one).
-const MaxWrapTimeout = 10 * time.Second
+const MaxWrapTimeout = 30 * time.Second
 
 // AutoCompact overrides the computed auto-compact point.
 type AutoCompact struct {
@@ -194,7 +196,7 @@ func Default() *Config {
 			Indent:    2,
 
 			WrapPosition: "before",
-			WrapTimeout:  "2s",
+			WrapTimeout:  "10s",
 		},
 		Warning: Warning{
 			Prep:             "dumb",

@@ -21,11 +21,12 @@ separator = ""   # "" = " · " (unicode) or " | " (ascii)
 bar_width = 10
 indent = 2       # Claude Code indents the status line by 2 columns (and keeps 2 more at the right)
 # Another status line to show with zoneline's (ccstatusline, claude-powerline, your script): run
-# with sh -c, the same stdin JSON and environment, its own deadline. zoneline's part goes before
-# or after its first line, or on a line of its own ("line"). Also: zoneline statusline -wrap 'CMD'.
+# with sh -c, the same stdin JSON and environment, in the background (the line shows its last
+# output at once, never waits for it), killed at wrap_timeout. zoneline's part goes before or
+# after its first line, or on a line of its own ("line"). Also: zoneline statusline -wrap 'CMD'.
 wrap = ""
 wrap_position = "before"
-wrap_timeout = "2s"
+wrap_timeout = "10s"
 
 [autocompact]
 # Where Claude Code auto-compacts. Computed from the window as Claude Code does, honouring

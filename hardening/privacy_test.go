@@ -154,13 +154,29 @@ func TestNoShellFromPayload(t *testing.T) {
 		}
 		return nil
 	})
-	// The wrapped status line command comes from the command line or the config only.
-	if b, _ := os.ReadFile("../cli/wrap.go"); !bytes.Contains(b, []byte("startWrapped(cfg.Statusline.Wrap, stdin,")) ||
-		bytes.Count(b, []byte("startWrapped(")) != 1 {
-		t.Errorf("cli/wrap.go: startWrapped must be called once, with cfg.Statusline.Wrap (set from -wrap or the config)")
+	// The wrapped status line command comes from the command line or the config only: a hand
+	// render runs cfg.Statusline.Wrap; a render under Claude Code hands it to the refresher on
+	// its command line (wrapkeep.go), which runs that (wraprefresh.go), never a command read
+	// back from the state dir.
+	for f, call := range map[string]string{
+		"../cli/wrap.go":        `startWrapped(cfg.Statusline.Wrap, "", stdin,`,
+		"../cli/wraprefresh.go": "startWrapped(cmd, job.dir, job.stdin,",
+		"../cli/wrapkeep.go":    "",
+	} {
+		b, _ := os.ReadFile(f)
+		if call != "" && (!bytes.Contains(b, []byte(call)) || bytes.Count(b, []byte("startWrapped(")) != 1) {
+			t.Errorf("%s: startWrapped must be called once, as %s", f, call)
+		}
+		if bytes.Contains(b, []byte("r.p.")) || bytes.Contains(b, []byte("payload.")) {
+			t.Errorf("%s reads the payload: the wrapped command must not depend on it", f)
+		}
 	}
-	if b, _ := os.ReadFile("../cli/wrap.go"); bytes.Contains(b, []byte("r.p.")) || bytes.Contains(b, []byte("payload.")) {
-		t.Errorf("cli/wrap.go reads the payload: the wrapped command must not depend on it")
+	if b, _ := os.ReadFile("../cli/wrapkeep.go"); !bytes.Contains(b, []byte("wrapJob{cmd: cfg.Statusline.Wrap,")) ||
+		!bytes.Contains(b, []byte(`"-wrap=" + cmd}`)) || !bytes.Contains(b, []byte("e.startWrapRefresh(id, want.cmd,")) {
+		t.Errorf("cli/wrapkeep.go: the refresher's command must be the render's cfg.Statusline.Wrap, on its command line")
+	}
+	if b, _ := os.ReadFile("../cli/wraprefresh.go"); !bytes.Contains(b, []byte("runWrap(cmd, job, e.process)")) {
+		t.Errorf("cli/wraprefresh.go: the refresher must run its command line's command, never the job file's")
 	}
 	// The one shell must stay out of the hook and statusline paths.
 	for _, f := range []string{"../cli/statusline.go", "../cli/hook.go"} {

@@ -27,7 +27,9 @@ import "strconv"
 //	    nudge-pending.json                      NudgePendingName
 //	    delivered-<epoch>-<tier>                DeliveredName
 //	    watch-<epoch>.json                      WatchClaimFmt (compactflow's watch)
-//	    wrapped-last.txt                        WrapCacheName (statusline -wrap)
+//	    wrapped-last.txt                        WrapCacheName (statusline -wrap: the refresher's result)
+//	    wrap-job                                WrapJobName (the newest render's run asked of the refresher)
+//	    .wrap.lock                              WrapLockName (held by the one running refresher)
 //	.<name>.tmp-<random>                        an atomic write's temp file (TempPrefix, IsTemp)
 const (
 	LogName          = "zoneline.log"
@@ -56,6 +58,8 @@ const (
 	DeliveredPrefix      = "delivered-"    // DeliveredPrefix + "<epoch>-<tier>"
 	WatchClaimFmt        = "watch-%d.json" // with the warning epoch
 	WrapCacheName        = "wrapped-last.txt"
+	WrapJobName          = "wrap-job"
+	WrapLockName         = ".wrap.lock"
 
 	tempInfix = ".tmp-"
 )

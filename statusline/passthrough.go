@@ -131,11 +131,24 @@ func passClean(s string) bool {
 	return !st.link && !st.sgr
 }
 
+// uriBytes reports whether an OSC 8 body (parameters ; URI) holds only printable ASCII
+// without spaces (0x21-0x7e), the bytes a URI and its id= parameter are written in. Anything
+// else (a C1 control as UTF-8 or raw, which terminals honouring C1 read as ST or CSI and so
+// as the start of another sequence; a bidi override; a space) drops the link, never its text.
+func uriBytes(body string) bool {
+	for i := 0; i < len(body); i++ {
+		if c := body[i]; c <= 0x20 || c >= 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
 // escape returns the length of the escape sequence at the start of s (s[0] == ESC) and its
 // kind: escDrop unless it is whole and one Passthrough keeps — an SGR (CSI with parameter
-// bytes 0-9 ; : only, final m) or an OSC 8 hyperlink (terminated by BEL or ESC \, without
-// other controls). A sequence that is not whole is skipped up to where it breaks off; a DCS,
-// SOS, PM or APC up to its ST (or the end of s).
+// bytes 0-9 ; : only, final m) or an OSC 8 hyperlink (terminated by BEL or ESC \, its
+// parameters and URI printable ASCII only: uriBytes). A sequence that is not whole is skipped
+// up to where it breaks off; a DCS, SOS, PM or APC up to its ST (or the end of s).
 func escape(s string) (int, int) {
 	if len(s) < 2 {
 		return len(s), escDrop
@@ -180,7 +193,7 @@ func escape(s string) (int, int) {
 				continue
 			}
 			body, ok := strings.CutPrefix(s[2:i], "8;")
-			if !ok {
+			if !ok || !uriBytes(body) {
 				return end, escDrop
 			}
 			_, uri, ok := strings.Cut(body, ";")

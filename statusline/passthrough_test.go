@@ -48,6 +48,17 @@ func TestPassthrough(t *testing.T) {
 		{"sgr reset then set", "\x1b[0m\x1b[31mx", "\x1b[0m\x1b[31mx\x1b[0m"},
 		{"open link", "\x1b]8;;https://example.com\x1b\\open link never closed", "\x1b]8;;https://example.com\x1b\\open link never closed" + close},
 		{"open link and colour", "\x1b[31m\x1b]8;;https://e\x07x", "\x1b[31m\x1b]8;;https://e\x07x" + close + "\x1b[0m"},
+		// A kept link's parameters and URI are printable ASCII: C1 controls (as UTF-8 or raw),
+		// bidi overrides and spaces drop the link, never its text (issue 22, item 3).
+		{"c1 osc 52 in uri", "\x1b]8;;https://z/ \u009d52;c;ZXZpbA==\u009c\x07link\x1b]8;;\x07", "link\x1b]8;;\x07"},
+		{"c1 osc in uri, no space", "\x1b]8;;https://z/\u009d52;c;ZXZpbA==\u009c\x07link\x1b]8;;\x07", "link\x1b]8;;\x07"},
+		{"c1 csi in uri", "\x1b]8;;https://z/\u009b2J\x07link\x1b]8;;\x07", "link\x1b]8;;\x07"},
+		{"raw st in uri", "\x1b]8;;https://z/\x9c\x1b]52;c;ZXZpbA==\x07link\x1b]8;;\x07", "link\x1b]8;;\x07"},
+		{"raw csi in uri", "\x1b]8;;https://z/\x9b2J\x07link\x1b]8;;\x07", "link\x1b]8;;\x07"},
+		{"bidi in uri", "\x1b]8;;https://z/\u202egnp.exe\x07link\x1b]8;;\x07", "link\x1b]8;;\x07"},
+		{"c1 in params", "\x1b]8;id=\u009d1;https://z/\x07link\x1b]8;;\x07", "link\x1b]8;;\x07"},
+		{"space in params", "\x1b]8;id=a b;https://z/\x1b\\link\x1b]8;;\x1b\\", "link\x1b]8;;\x1b\\"},
+		{"ascii uri kept", "\x1b]8;id=x:y=1;https://z/a?b=c&d=%E2%82%AC#f\x07link\x1b]8;;\x07", "\x1b]8;id=x:y=1;https://z/a?b=c&d=%E2%82%AC#f\x07link\x1b]8;;\x07"},
 		{"open link dropped junk", "\x1b]8;;https://e\x07x\x1b[2J", "\x1b]8;;https://e\x07x" + close},
 	} {
 		if got := Passthrough(tt.in); got != tt.want {

@@ -10,6 +10,7 @@
 // hooks never start node.
 'use strict';
 
+const fs = require('fs');
 const path = require('path');
 const { spawn } = require('child_process');
 
@@ -28,15 +29,31 @@ function fail(msg) {
 if (!platforms.includes(platform)) {
   fail('no binary is built for ' + platform + ' (there are ' + platforms.join(', ') + ')');
 }
-let dir;
-try {
-  dir = path.dirname(require.resolve(pkg + '/package.json'));
-} catch (e) {
+// findPackage finds the platform package where npm, pnpm, yarn or bun put it beside this one:
+// the node_modules folders from this package's own up to the root, in node's order. Never
+// through NODE_PATH or node's global folders ($HOME/.node_modules, …), which require.resolve
+// also searches: an environment pointing those elsewhere cannot choose the program run here.
+function findPackage(name) {
+  for (let d = path.resolve(__dirname, '..'); ; d = path.dirname(d)) {
+    if (path.basename(d) !== 'node_modules') {
+      const cand = path.join(d, 'node_modules', name);
+      if (fs.existsSync(path.join(cand, 'package.json'))) {
+        return cand;
+      }
+    }
+    if (path.dirname(d) === d) {
+      return '';
+    }
+  }
+}
+
+const dir = findPackage(pkg);
+if (dir === '') {
   fail('no binary for ' + platform + ': the optional dependency ' + pkg +
     ' is not installed (npm skips optional dependencies with --omit=optional or --no-optional).\n' +
     'Reinstall with `npm i -g zoneline`, or take a release archive from the project\'s releases.');
 }
-const got = require(pkg + '/package.json').version;
+const got = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')).version;
 if (got !== version) {
   fail(pkg + ' is ' + got + ' but zoneline is ' + version + ': reinstall with `npm i -g zoneline@' + version + '`');
 }
