@@ -32,7 +32,7 @@ type reportOptions struct {
 
 var cmdReport = &Command{
 	Name: "report", UsageLine: "report [-since 30d] [-project DIR] [-model M] [-json] [-svg FILE] [-v]",
-	Short: "what compaction cost you, from your transcripts (-json, -svg FILE, -v)",
+	Short: "what compaction cost you, measured on your own transcripts",
 	Long: `Read your transcripts (projects/**/*.jsonl in Claude Code's folder) and zoneline's state, and
 report: the compactions (auto and manual per model; prepared, restored and resumed on plan where
 zoneline's state knows, else unknown; tokens reclaimed; compaction loops), what the summaries
