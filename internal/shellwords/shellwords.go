@@ -254,7 +254,7 @@ func (p *parser) skipHeredocs() {
 // redirect reads a redirection operator at p.i; a word of digits just before it is its fd.
 func (p *parser) redirect() {
 	fd := ""
-	if p.in && !p.quote && allDigits(p.word.String()) {
+	if p.in && !p.quote && p.s[p.i] != '&' && allDigits(p.word.String()) {
 		fd = p.word.String()
 		p.word.Reset()
 		p.in = false

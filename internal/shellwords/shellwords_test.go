@@ -24,6 +24,7 @@ func TestParse(t *testing.T) {
 		{in: "go test 2>&1 >/dev/null", words: [][]string{{"go", "test"}}, redirects: []Redirect{{"2", ">&", "1"}, {"", ">", "/dev/null"}}},
 		{in: "ls &>out", words: [][]string{{"ls"}}, redirects: []Redirect{{"", "&>", "out"}}},
 		{in: "ls>out", words: [][]string{{"ls"}}, redirects: []Redirect{{"", ">", "out"}}},
+		{in: "echo 1&>out", words: [][]string{{"echo", "1"}}, redirects: []Redirect{{"", "&>", "out"}}},
 		// A parenthesis ends a simple command: a substitution's or a subshell's commands read
 		// as commands of their own.
 		{in: "echo $(id)", words: [][]string{{"echo", "$"}, {"id"}}, expands: true, splits: true, compound: true},
