@@ -55,6 +55,8 @@ type Line struct {
 	Compound bool
 	// Broken: an unterminated quote or a trailing backslash.
 	Broken bool
+	// Comment: a comment (# to the line's end) was left out.
+	Comment bool
 	// Cut: more than MaxCommands commands, or MaxWords words or redirections in one: the rest
 	// is left out.
 	Cut bool
@@ -113,6 +115,7 @@ func (p *parser) run() {
 			p.endWord()
 			p.i++
 		case c == '#' && !p.in:
+			p.line.Comment = true
 			for p.i < len(p.s) && p.s[p.i] != '\n' {
 				p.i++ // a comment
 			}

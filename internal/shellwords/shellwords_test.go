@@ -13,7 +13,7 @@ func TestParse(t *testing.T) {
 		words                     [][]string
 		ops                       []string
 		expands, compound, broken bool
-		splits, cut               bool
+		splits, cut, comment      bool
 		redirects                 []Redirect // of the first command
 	}{
 		{in: "git log --oneline -5", words: [][]string{{"git", "log", "--oneline", "-5"}}},
@@ -36,7 +36,7 @@ func TestParse(t *testing.T) {
 		{in: "cat <<EOF", words: [][]string{{"cat"}}, compound: true, redirects: []Redirect{{"", "<<", "EOF"}}},
 		{in: "echo 'open", words: [][]string{{"echo", "open"}}, broken: true},
 		{in: `git push\`, words: [][]string{{"git", `push\`}}, broken: true},
-		{in: "ls # rm -rf /", words: [][]string{{"ls"}}},
+		{in: "ls # rm -rf /", words: [][]string{{"ls"}}, comment: true},
 		{in: "a#b", words: [][]string{{"a#b"}}},
 
 		// What the transcript's evidence reader splits (commands it recognises as actions).
@@ -49,7 +49,7 @@ func TestParse(t *testing.T) {
 		{in: "cat <<EOF\ngit push", words: [][]string{{"cat"}}, ops: []string{"\n"}, compound: true},
 		{in: `make 2>&1 | tee log; x >/dev/null 2> err`, words: [][]string{{"make"}, {"tee", "log"}, {"x"}}, ops: []string{"|", ";"}},
 		{in: `a&>f b`, words: [][]string{{"a", "b"}}},
-		{in: `echo 'it''s' "a\"b" c\ d # git push`, words: [][]string{{"echo", "its", `a"b`, "c d"}}},
+		{in: `echo 'it''s' "a\"b" c\ d # git push`, words: [][]string{{"echo", "its", `a"b`, "c d"}}, comment: true},
 		{in: "git push \\\n  origin main", words: [][]string{{"git", "push", "origin", "main"}}},
 		{in: `(cd x; git push) & wait`, words: [][]string{{"cd", "x"}, {"git", "push"}, {"wait"}}, ops: []string{";", "&"}, compound: true},
 		{in: `x<<<"git push"`, words: [][]string{{"x"}}, compound: true, redirects: []Redirect{{"", "<<<", "git push"}}},
@@ -79,8 +79,8 @@ func TestParse(t *testing.T) {
 		for _, c := range l.Commands {
 			words = append(words, c.Words)
 		}
-		if !reflect.DeepEqual(words, tc.words) || !reflect.DeepEqual(l.Ops, tc.ops) || l.Expands != tc.expands || l.Compound != tc.compound || l.Broken != tc.broken || l.Splits != tc.splits || l.Cut != tc.cut {
-			t.Errorf("Parse(%q) = words %q ops %q expands %v compound %v broken %v splits %v cut %v", tc.in, words, l.Ops, l.Expands, l.Compound, l.Broken, l.Splits, l.Cut)
+		if !reflect.DeepEqual(words, tc.words) || !reflect.DeepEqual(l.Ops, tc.ops) || l.Expands != tc.expands || l.Compound != tc.compound || l.Broken != tc.broken || l.Splits != tc.splits || l.Cut != tc.cut || l.Comment != tc.comment {
+			t.Errorf("Parse(%q) = words %q ops %q expands %v compound %v broken %v splits %v cut %v comment %v", tc.in, words, l.Ops, l.Expands, l.Compound, l.Broken, l.Splits, l.Cut, l.Comment)
 			continue
 		}
 		if l.Sure() != (!tc.expands && !tc.compound && !tc.broken && !tc.cut) {
