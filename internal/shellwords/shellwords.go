@@ -26,7 +26,8 @@ const (
 )
 
 // Redirect is one redirection of a simple command: the file descriptor written as its prefix
-// ("" when none), the operator (>, >>, <, >&, <&, &>, &>>, <>, >|) and its target word.
+// ("" when none), the operator (>, >>, <, >&, <&, &>, &>>, <>, >|; <<, <<- and <<< flag the line
+// Compound) and its target word (a here-document's delimiter, quotes removed).
 type Redirect struct {
 	FD, Op, Target string
 }
