@@ -99,3 +99,23 @@ func repeat(w []string, n int) [][]string {
 	}
 	return out
 }
+
+// FuzzParse: whatever the line, Parse and ParseKeepBackslash end without a panic and keep
+// their bounds.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{"git push", "cat <<-E\n\tx\n\tE\nls", "a\\", "echo \"$(x)\" 'y' `z` >&2 | b && (c; d)", strings.Repeat("a b;", 100)} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, l := range []Line{Parse(s), ParseKeepBackslash(s)} {
+			if len(l.Commands) > MaxCommands || len(l.Ops) > MaxCommands {
+				t.Fatalf("%q: %d commands, %d ops", s, len(l.Commands), len(l.Ops))
+			}
+			for _, c := range l.Commands {
+				if len(c.Words) > MaxWords || len(c.Redirects) > MaxWords || len(c.Words) != len(c.Quoted) {
+					t.Fatalf("%q: %d words, %d redirections", s, len(c.Words), len(c.Redirects))
+				}
+			}
+		}
+	})
+}
