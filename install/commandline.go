@@ -3,6 +3,8 @@ package install
 import (
 	"slices"
 	"strings"
+
+	"github.com/zoneline/zoneline/internal/shellwords"
 )
 
 // CommandLine returns the shell command Claude Code runs for sub: the binary's path, quoted
@@ -59,17 +61,24 @@ func EntryIsOurs(h *Node, sub string) bool { return IsOurs(EntryCommand(h), sub)
 
 // IsOurs reports whether command runs zoneline's sub: its program (after any VAR=value
 // prefixes or PowerShell's call operator) has the base name zoneline or zoneline.exe, its first
-// argument is sub, and nothing but flags follows. A word holding an unquoted shell operator (|
-// & ; < > ( ) $ `, e.g. `-segments=zone&&other`) makes it the user's own composite command.
+// argument is sub, and nothing but flags follows. An unquoted shell operator, redirection,
+// expansion, subshell, group or comment anywhere (e.g. `-segments=zone&&other`) makes it the user's own
+// composite command. The line is split by internal/shellwords, a hand-written Windows path's
+// backslashes kept (ParseKeepBackslash).
 func IsOurs(command, sub string) bool {
-	w, meta := shellWords(command)
-	if len(w) > 0 && w[0] == "&" {
-		w, meta = w[1:], meta[1:]
+	if rest, ok := strings.CutPrefix(strings.TrimLeft(command, " \t"), "&"); ok && rest != "" && (rest[0] == ' ' || rest[0] == '\t') {
+		command = rest // PowerShell's call operator: & "C:/…/zoneline.exe" statusline
 	}
+	l := shellwords.ParseKeepBackslash(command)
+	if len(l.Commands) != 1 || l.Splits || l.Compound || l.Cut || l.Comment || len(l.Commands[0].Redirects) > 0 ||
+		slices.ContainsFunc(l.Ops, func(op string) bool { return op != "\n" }) {
+		return false
+	}
+	w := l.Commands[0].Words
 	for len(w) > 0 && isAssignment(w[0]) {
-		w, meta = w[1:], meta[1:]
+		w = w[1:]
 	}
-	if len(w) < 2 || w[1] != sub || slices.Contains(meta, true) {
+	if len(w) < 2 || w[1] != sub {
 		return false
 	}
 	// Only flags may follow: "zoneline statusline | head -1 && other" is the user's own
@@ -125,64 +134,11 @@ func isAssignment(w string) bool {
 	return true
 }
 
-// words splits a command line on blanks (shellWords).
+// words returns the words of a command line's simple commands, in order (IsOurs's split).
 func words(s string) []string {
-	w, _ := shellWords(s)
-	return w
-}
-
-// shellWords splits a command line on blanks, honouring single quotes, double quotes (inside
-// them a backslash escapes only $ ` " \ and a newline, as POSIX sh does) and backslash
-// escapes of a blank or a quote outside them (enough to find the program and its arguments;
-// other backslashes stay, for Windows paths). meta[i] reports whether word i holds an unquoted
-// shell operator or expansion: | & ; < > ( ) $ `.
-func shellWords(s string) (out []string, meta []bool) {
-	var cur strings.Builder
-	in, m := false, false
-	var q rune
-	for i := 0; i < len(s); i++ {
-		c := rune(s[i])
-		switch {
-		case q == '\'':
-			if c == '\'' {
-				q = 0
-			} else {
-				cur.WriteRune(c)
-			}
-		case q == '"':
-			switch {
-			case c == '"':
-				q = 0
-			case c == '\\' && i+1 < len(s) && s[i+1] == '\n':
-				i++ // a line continuation
-			case c == '\\' && i+1 < len(s) && strings.IndexByte("$`\"\\", s[i+1]) >= 0:
-				cur.WriteByte(s[i+1])
-				i++
-			default:
-				cur.WriteByte(s[i])
-			}
-		case c == '\'' || c == '"':
-			q, in = c, true
-		case c == ' ' || c == '\t' || c == '\n':
-			if in {
-				out, meta = append(out, cur.String()), append(meta, m)
-				cur.Reset()
-				in, m = false, false
-			}
-		case c == '\\' && i+1 < len(s) && (s[i+1] == ' ' || s[i+1] == '"' || s[i+1] == '\''):
-			cur.WriteByte(s[i+1])
-			i++
-			in = true
-		default:
-			if strings.IndexByte("|&;<>()$`", s[i]) >= 0 {
-				m = true
-			}
-			cur.WriteByte(s[i])
-			in = true
-		}
+	var out []string
+	for _, c := range shellwords.ParseKeepBackslash(s).Commands {
+		out = append(out, c.Words...)
 	}
-	if in {
-		out, meta = append(out, cur.String()), append(meta, m)
-	}
-	return out, meta
+	return out
 }

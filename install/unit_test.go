@@ -44,6 +44,11 @@ func TestIsOurs(t *testing.T) {
 		{"zoneline statusline -wrap 'a | b && c; $(d)'", "statusline", true},
 		{`zoneline statusline -wrap "a | b"`, "statusline", true},
 		{"zoneline statusline -segments zone,tokens", "statusline", true},
+		// A quoted expansion is one word; a newline ends the command; a comment is the user's.
+		{`zoneline statusline -wrap "$HOME/bin/bar"`, "statusline", true},
+		{"zoneline hook\n", "hook", true},
+		{"zoneline\nhook", "hook", false},
+		{"zoneline statusline # mine", "statusline", false},
 	}
 	for _, tt := range tests {
 		if got := IsOurs(tt.cmd, tt.sub); got != tt.want {

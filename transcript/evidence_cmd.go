@@ -3,6 +3,8 @@ package transcript
 import (
 	"slices"
 	"strings"
+
+	"github.com/zoneline/zoneline/internal/shellwords"
 )
 
 // Kinds of Action.
@@ -16,15 +18,17 @@ const (
 	ActionIssue   = "issue"
 )
 
-// commandActions returns the external actions a Bash command would do, read from its words
-// (shellSegments): git push (one per refspec; "" when the command names none: the branch then
+// commandActions returns the external actions a Bash command would do, read from the words of
+// its simple commands (internal/shellwords: a subshell's or substitution's commands among them,
+// a quoted $(…) inside its word, a here-document's body skipped; at most shellwords.MaxCommands
+// of shellwords.MaxWords words): git push (one per refspec; "" when the command names none: the branch then
 // comes from the CLI's record or the session's branch), gh pr create / merge, git tag, gh
 // release create, publish and deploy commands, gh issue create. A dry run is no action. IDs
 // the result gives (a PR's URL, a package's version) are filled in by fromResult.
 func commandActions(cmd string) []Action {
 	var out []Action
-	for _, w := range shellSegments(cmd) {
-		w = commandWords(w)
+	for _, c := range shellwords.Parse(cmd).Commands {
+		w := commandWords(c.Words)
 		if len(w) == 0 || slices.ContainsFunc(w, isDryRun) {
 			continue
 		}

@@ -6,13 +6,28 @@
 //
 // Not handled, on purpose, and reported instead: command substitution ($(…), `…`), process
 // substitution (<(…), >(…)), parameter expansion ($NAME, ${…}), subshells and groups ((…),
-// { …; }), here-documents (<<) and unbalanced quotes.
+// { …; }), here-documents (<<) and unbalanced quotes. Their words are still given, as far as
+// they go, for a reader that only recognises commands (never judges them safe): a parenthesis
+// ends a simple command (the commands of a subshell or an unquoted $(…) read as commands of
+// their own), a substitution inside double quotes stays inside its word, a here-document's
+// body is skipped, comments are dropped.
+//
+// A pasted script costs bounded work: at most MaxCommands simple commands of MaxWords words
+// (and MaxWords redirections) each are kept; beyond them the line is Cut (never Sure) and
+// reading stops at the command past the last one kept.
 package shellwords
 
 import "strings"
 
+// The bounds of a Line.
+const (
+	MaxCommands = 64 // simple commands (and operators) kept
+	MaxWords    = 64 // words, and redirections, kept of one command
+)
+
 // Redirect is one redirection of a simple command: the file descriptor written as its prefix
-// ("" when none), the operator (>, >>, <, >&, <&, &>, &>>, <>, >|) and its target word.
+// ("" when none), the operator (>, >>, <, >&, <&, &>, &>>, <>, >|; <<, <<- and <<< flag the line
+// Compound) and its target word (a here-document's delimiter, quotes removed).
 type Redirect struct {
 	FD, Op, Target string
 }
@@ -34,37 +49,56 @@ type Line struct {
 	// Expands: a $ outside single quotes (a parameter, $(…), $((…))), a backquote, or a process
 	// substitution: the words are not what sh would run.
 	Expands bool
+	// Splits: such an expansion outside double quotes, so sh also splits its result into
+	// words: not even the number of words is known.
+	Splits bool
 	// Compound: a subshell, group or here-document (parentheses, braces as words, <<).
 	Compound bool
 	// Broken: an unterminated quote or a trailing backslash.
 	Broken bool
+	// Comment: a comment (# to the line's end) was left out.
+	Comment bool
+	// Cut: more than MaxCommands commands, or MaxWords words or redirections in one: the rest
+	// is left out.
+	Cut bool
 }
 
 // Sure reports whether the line's words are exactly what sh would run: nothing expands,
-// nothing is compound, nothing is broken.
-func (l *Line) Sure() bool { return !l.Expands && !l.Compound && !l.Broken }
+// nothing is compound, nothing is broken, nothing was cut.
+func (l *Line) Sure() bool { return !l.Expands && !l.Compound && !l.Broken && !l.Cut }
 
 // Parse splits a command line. It never fails: what it cannot follow sets a flag.
 func Parse(s string) Line {
-	var p parser
-	p.s = s
+	p := parser{s: s}
+	p.run()
+	return p.line
+}
+
+// ParseKeepBackslash is Parse for a command line that may name a program by a Windows path
+// written by hand (`C:\Users\me\zoneline.exe hook`, as settings.json may hold): outside quotes
+// a backslash escapes only a blank or a quote, and stays before anything else.
+func ParseKeepBackslash(s string) Line {
+	p := parser{s: s, keepBackslash: true}
 	p.run()
 	return p.line
 }
 
 type parser struct {
-	s     string
-	i     int
-	line  Line
-	cur   Command
-	word  strings.Builder
-	in    bool // a word is being read
-	quote bool // the word being read had a quote or an escape
-	redir *Redirect
+	s             string
+	i             int
+	keepBackslash bool
+	line          Line
+	cur           Command
+	word          strings.Builder
+	in            bool // a word is being read
+	quote         bool // the word being read had a quote or an escape
+	redir         *Redirect
+	heredocs      []string // delimiters of here-documents whose bodies start at the next newline
+	full          bool     // MaxCommands commands read: reading stops
 }
 
 func (p *parser) run() {
-	for p.i < len(p.s) {
+	for p.i < len(p.s) && !p.full {
 		c := p.s[p.i]
 		switch {
 		case c == '\'':
@@ -72,18 +106,9 @@ func (p *parser) run() {
 		case c == '"':
 			p.double()
 		case c == '\\':
-			p.i++
-			if p.i >= len(p.s) {
-				p.line.Broken = true
-				break
-			}
-			if p.s[p.i] != '\n' { // a line continuation joins
-				p.word.WriteByte(p.s[p.i])
-				p.in, p.quote = true, true
-			}
-			p.i++
+			p.backslash()
 		case c == '$' || c == '`':
-			p.line.Expands = true
+			p.line.Expands, p.line.Splits = true, true
 			p.word.WriteByte(c)
 			p.in = true
 			p.i++
@@ -91,6 +116,7 @@ func (p *parser) run() {
 			p.endWord()
 			p.i++
 		case c == '#' && !p.in:
+			p.line.Comment = true
 			for p.i < len(p.s) && p.s[p.i] != '\n' {
 				p.i++ // a comment
 			}
@@ -109,6 +135,10 @@ func (p *parser) run() {
 		case c == '(' || c == ')':
 			p.line.Compound = true
 			p.endWord()
+			if c == '(' {
+				p.redir = nil // a process substitution's
+			}
+			p.endCommand()
 			p.i++
 		default:
 			p.word.WriteByte(c)
@@ -120,6 +150,27 @@ func (p *parser) run() {
 	p.endCommand()
 	if p.redir != nil {
 		p.line.Broken = true // a redirection with no target
+	}
+}
+
+// backslash reads a backslash outside quotes: it escapes the next character, and joins the
+// next line to this one (in ParseKeepBackslash only a blank or a quote, else it stays).
+func (p *parser) backslash() {
+	p.i++
+	switch {
+	case p.i >= len(p.s):
+		p.line.Broken = true
+		p.word.WriteByte('\\') // kept, as the other readers of the word want it
+		p.in = true
+	case p.keepBackslash && strings.IndexByte(" \"'", p.s[p.i]) < 0:
+		p.word.WriteByte('\\')
+		p.in = true
+	case p.s[p.i] == '\n': // a line continuation joins
+		p.i++
+	default:
+		p.word.WriteByte(p.s[p.i])
+		p.in, p.quote = true, true
+		p.i++
 	}
 }
 
@@ -177,13 +228,37 @@ func (p *parser) operator() {
 		p.line.Compound = true // a case clause
 	}
 	p.endCommand()
-	p.line.Ops = append(p.line.Ops, op)
+	if len(p.line.Ops) < MaxCommands {
+		p.line.Ops = append(p.line.Ops, op)
+	}
+	if op == "\n" && len(p.heredocs) > 0 {
+		p.skipHeredocs()
+	}
+}
+
+// skipHeredocs moves past the bodies of the here-documents opened on the line just ended, each
+// to its delimiter's line (tabs before it allowed, as <<- strips them); an unterminated body runs
+// to the end, as in a shell.
+func (p *parser) skipHeredocs() {
+	for _, d := range p.heredocs {
+		for p.i < len(p.s) {
+			line, _, found := strings.Cut(p.s[p.i:], "\n")
+			p.i += len(line)
+			if found {
+				p.i++
+			}
+			if strings.TrimLeft(line, "\t") == d {
+				break
+			}
+		}
+	}
+	p.heredocs = p.heredocs[:0]
 }
 
 // redirect reads a redirection operator at p.i; a word of digits just before it is its fd.
 func (p *parser) redirect() {
 	fd := ""
-	if p.in && !p.quote && allDigits(p.word.String()) {
+	if p.in && !p.quote && p.s[p.i] != '&' && allDigits(p.word.String()) {
 		fd = p.word.String()
 		p.word.Reset()
 		p.in = false
@@ -196,7 +271,10 @@ func (p *parser) redirect() {
 	op := p.s[p.i:j]
 	switch op {
 	case ">", ">>", "<", ">&", "<&", "&>", "&>>", "<>", ">|":
-	case "<<", "<<<", "<<-":
+	case "<<", "<<<":
+		if op == "<<" && j < len(p.s) && p.s[j] == '-' {
+			op = "<<-"
+		}
 		p.line.Compound = true // a here-document or here-string: its text is no word
 	default:
 		if strings.HasPrefix(op, ">&") || strings.HasPrefix(op, "<&") {
@@ -217,16 +295,26 @@ func (p *parser) endWord() {
 	}
 	w := p.word.String()
 	p.word.Reset()
-	if p.redir != nil {
+	switch {
+	case p.redir != nil:
 		p.redir.Target = w
-		p.cur.Redirects = append(p.cur.Redirects, *p.redir)
+		if p.redir.Op == "<<" || p.redir.Op == "<<-" {
+			p.heredocs = append(p.heredocs, w)
+		}
+		if len(p.cur.Redirects) < MaxWords {
+			p.cur.Redirects = append(p.cur.Redirects, *p.redir)
+		} else {
+			p.line.Cut = true
+		}
 		p.redir = nil
-	} else {
+	case len(p.cur.Words) < MaxWords:
 		if !p.quote && (w == "{" || w == "}") {
 			p.line.Compound = true
 		}
 		p.cur.Words = append(p.cur.Words, w)
 		p.cur.Quoted = append(p.cur.Quoted, p.quote)
+	default:
+		p.line.Cut = true
 	}
 	p.in, p.quote = false, false
 }
@@ -237,7 +325,11 @@ func (p *parser) endCommand() {
 		p.redir = nil
 	}
 	if len(p.cur.Words) > 0 || len(p.cur.Redirects) > 0 {
-		p.line.Commands = append(p.line.Commands, p.cur)
+		if len(p.line.Commands) < MaxCommands {
+			p.line.Commands = append(p.line.Commands, p.cur)
+		} else {
+			p.line.Cut, p.full = true, true
+		}
 	}
 	p.cur = Command{}
 }
