@@ -73,9 +73,11 @@ type EvidenceScanner struct {
 	content     []byte
 	pending     map[string]pendingCall // Bash tool_use id → the call
 	order       []string               // pending ids, oldest first (some already answered)
-	skillByTool map[string]int         // Skill tool_use id → index in ev.Skills
+	skillByTool map[string]int         // Skill tool_use id → index in ev.Skills (for its body)
+	skillWait   map[string]int         // the Skill calls still waiting for their result
 	slashName   string                 // a slash command waiting for its skill body
 	slashUUID   string
+	decodes     int // records decoded whole (tests hold the cheap skips with it)
 }
 
 type pendingCall struct {
@@ -137,7 +139,7 @@ func (s *EvidenceScanner) Add(line []byte) {
 		switch {
 		case bytes.Contains(line, skillBaseMarker), bytes.Contains(line, commandNameMarker):
 		case bytes.Contains(line, toolResultMarker):
-			if len(s.pending) == 0 && len(s.skillByTool) == 0 {
+			if !s.answersWaiting(line) {
 				return
 			}
 		default:
@@ -150,6 +152,7 @@ func (s *EvidenceScanner) Add(line []byte) {
 		return
 	}
 	s.content = s.content[:0]
+	s.decodes++
 	rec, ok := parseRecord(line, &s.content)
 	if !ok || rec.Sidechain {
 		return
@@ -211,9 +214,9 @@ func (s *EvidenceScanner) toolUses(rec *Record, line []byte) {
 			name := firstNonEmpty(in.Skill, in.Command, in.Name)
 			if i := s.addSkill(SkillLoad{Name: safetext.Field(name, 200), UUID: rec.UUID}); i >= 0 {
 				if s.skillByTool == nil {
-					s.skillByTool = map[string]int{}
+					s.skillByTool, s.skillWait = map[string]int{}, map[string]int{}
 				}
-				s.skillByTool[b.ID] = i
+				s.skillByTool[b.ID], s.skillWait[b.ID] = i, i
 			}
 			continue
 		}
@@ -345,9 +348,51 @@ type gitOperation struct {
 	} `json:"pr"`
 }
 
+var toolUseIDKey = []byte(`"tool_use_id"`)
+
+// answersWaiting reports whether a tool_result record may answer a Bash or Skill call still
+// waiting for its result, without decoding it: false only when every "tool_use_id" the line
+// holds is a plain string (no escapes) that names none of them.
+func (s *EvidenceScanner) answersWaiting(line []byte) bool {
+	if len(s.pending) == 0 && len(s.skillWait) == 0 {
+		return false
+	}
+	for rest := line; ; {
+		i := bytes.Index(rest, toolUseIDKey)
+		if i < 0 {
+			return false
+		}
+		rest = rest[i+len(toolUseIDKey):]
+		j := skipSpace(rest, 0)
+		if j >= len(rest) || rest[j] != ':' {
+			continue // a value "tool_use_id", not the key
+		}
+		j = skipSpace(rest, j+1)
+		if j >= len(rest) || rest[j] != '"' {
+			continue // not a string: it names no call
+		}
+		rest = rest[j+1:]
+		end := bytes.IndexByte(rest, '"')
+		if end < 0 {
+			return true
+		}
+		id := rest[:end]
+		if bytes.IndexByte(id, '\\') >= 0 {
+			return true // escaped: let the decoder read it
+		}
+		if _, ok := s.pending[string(id)]; ok {
+			return true
+		}
+		if _, ok := s.skillWait[string(id)]; ok {
+			return true
+		}
+		rest = rest[end:]
+	}
+}
+
 // results pairs a user record's tool results with the calls waiting for them.
 func (s *EvidenceScanner) results(line []byte) {
-	if len(s.pending) == 0 && len(s.skillByTool) == 0 {
+	if len(s.pending) == 0 && len(s.skillWait) == 0 {
 		return
 	}
 	var blocks []struct {
@@ -382,8 +427,9 @@ func (s *EvidenceScanner) results(line []byte) {
 		if b.Type != "tool_result" {
 			continue
 		}
-		if i, ok := s.skillByTool[b.ToolUseID]; ok && b.IsError {
-			s.failed[i] = true
+		if i, ok := s.skillWait[b.ToolUseID]; ok {
+			s.failed[i] = b.IsError
+			delete(s.skillWait, b.ToolUseID)
 		}
 		p, ok := s.pending[b.ToolUseID]
 		if !ok {

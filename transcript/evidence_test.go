@@ -373,3 +373,33 @@ func TestEvidenceGitOperationOneResult(t *testing.T) {
 		t.Errorf("actions %q, want %q", got, want)
 	}
 }
+
+// TestEvidenceSkipsUnansweringResults: once a Skill call and a Bash call have their results, and
+// while a call waits whose result never comes, the other tool results are not decoded; the
+// one that answers a waiting call still is.
+func TestEvidenceSkipsUnansweringResults(t *testing.T) {
+	var s EvidenceScanner
+	s.Add(rec("assistant", "a1", `[{"type":"tool_use","id":"sk1","name":"Skill","input":{"skill":"ship"}}]`, ""))
+	s.Add(rec("user", "r1", `[{"type":"tool_result","tool_use_id":"sk1","content":"Launching skill: ship"}]`, ""))
+	s.Add(rec("assistant", "a2", `[{"type":"tool_use","id":"b1","name":"Bash","input":{"command":"git push origin feat/a"}}]`, ""))
+	s.Add(rec("user", "r2", `[{"type":"tool_result","tool_use_id":"b1","content":"ok"}]`, ""))
+	s.Add(rec("assistant", "a3", `[{"type":"tool_use","id":"b2","name":"Bash","input":{"command":"git push origin feat/never"}}]`, ""))
+	before := s.decodes
+	for i := range 100 {
+		s.Add(rec("user", fmt.Sprint("x", i), fmt.Sprintf(`[{"type":"tool_result","tool_use_id":"r%d","content":"push b2 sk1 \"tool_use_id\": 7"}]`, i), ""))
+	}
+	if n := s.decodes - before; n != 0 {
+		t.Errorf("%d of 100 results that answer no waiting call were decoded", n)
+	}
+	s.Add(rec("user", "late", `[{"type":"tool_result","tool_use_id": "b2","content":"ok"}]`, ""))
+	if n := s.decodes - before; n != 1 {
+		t.Errorf("the waiting call's result: %d decodes, want 1", n)
+	}
+	var got []string
+	for _, a := range s.Evidence().Actions {
+		got = append(got, a.ID)
+	}
+	if want := []string{"feat/a", "feat/never"}; !reflect.DeepEqual(got, want) || len(s.Evidence().Skills) != 1 {
+		t.Errorf("actions %q, want %q; skills %d, want 1", got, want, len(s.Evidence().Skills))
+	}
+}
