@@ -486,7 +486,28 @@ func resolve(p pendingCall, op gitOperation, text string) []Action {
 			a.ID = published(text)
 		}
 	}
+	if strings.Contains(text, "[deleted]") { // git's " - [deleted]   branch": no push of it
+		out := acts[:0]
+		for _, a := range acts {
+			if a.Kind != ActionPush || a.ID == "" || !deletedRef(text, a.ID) {
+				out = append(out, a)
+			}
+		}
+		acts = out
+	}
 	return acts
+}
+
+// deletedRef reports whether git push's report in text shows ref deleted
+// (" - [deleted]         fix/old").
+func deletedRef(text, ref string) bool {
+	for line := range strings.Lines(text) {
+		f := strings.Fields(line)
+		if len(f) >= 3 && f[0] == "-" && f[1] == "[deleted]" && strings.TrimPrefix(f[2], "refs/heads/") == ref {
+			return true
+		}
+	}
+	return false
 }
 
 func withoutKind(acts []Action, kind string) []Action {

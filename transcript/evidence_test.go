@@ -205,8 +205,10 @@ func TestCommandActions(t *testing.T) {
 		{`git push`, `push:`},
 		{`git push origin main`, `push:main`},
 		{`git -C repo push -u origin HEAD:feat/x`, `push:feat/x`},
-		{`git push origin +a refs/heads/b :c`, `push:a push:b push:c (deleted)`},
-		{`git push --delete origin old`, `push:old (deleted)`},
+		{`git push origin +a refs/heads/b :c`, `push:a push:b`},
+		{`git push --delete origin old`, ``},
+		{`git push origin -d fix/old`, ``},
+		{`git push origin :fix/old`, ``},
 		{`git push -n origin main`, ``},
 		{`git push --dry-run origin main`, ``},
 		{`git pushx`, ``},
@@ -401,5 +403,19 @@ func TestEvidenceSkipsUnansweringResults(t *testing.T) {
 	}
 	if want := []string{"feat/a", "feat/never"}; !reflect.DeepEqual(got, want) || len(s.Evidence().Skills) != 1 {
 		t.Errorf("actions %q, want %q; skills %d, want 1", got, want, len(s.Evidence().Skills))
+	}
+}
+
+// TestEvidenceDeletedBranchIsNoPush: deleting a remote branch (--delete, :branch) is no push of
+// it, whether the command's words or git's report (" - [deleted] b", here after a bare push
+// whose branch the CLI recorded) say so; a push beside a deletion still counts.
+func TestEvidenceDeletedBranchIsNoPush(t *testing.T) {
+	ev := scanFile(t, "testdata/evidence/deleted.jsonl")
+	var got []string
+	for _, a := range ev.Actions {
+		got = append(got, a.Kind+":"+a.ID+"@"+a.UUID)
+	}
+	if want := []string{"push:feat/new@a3"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("actions %q, want %q", got, want)
 	}
 }
