@@ -3,6 +3,7 @@ package transcript
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -75,6 +76,7 @@ type EvidenceScanner struct {
 	order       []string               // pending ids, oldest first (some already answered)
 	skillByTool map[string]int         // Skill tool_use id → index in ev.Skills (for its body)
 	skillWait   map[string]int         // the Skill calls still waiting for their result
+	bodyWait    []int                  // the Skill calls' loads still without a body, oldest first
 	slashName   string                 // a slash command waiting for its skill body
 	slashUUID   string
 	decodes     int // records decoded whole (tests hold the cheap skips with it)
@@ -217,6 +219,7 @@ func (s *EvidenceScanner) toolUses(rec *Record, line []byte) {
 					s.skillByTool, s.skillWait = map[string]int{}, map[string]int{}
 				}
 				s.skillByTool[b.ID], s.skillWait[b.ID] = i, i
+				s.bodyWait = append(s.bodyWait, i)
 			}
 			continue
 		}
@@ -298,15 +301,36 @@ func (s *EvidenceScanner) skillBody(rec *Record, line []byte) {
 	json.Unmarshal(line, &r)
 	if i, ok := s.skillByTool[r.Source]; ok && r.Source != "" {
 		s.ev.Skills[i].Body, s.ev.Skills[i].BodyCut = body, cut
+		s.bodyWait = slices.DeleteFunc(s.bodyWait, func(j int) bool { return j == i })
 		return
+	}
+	dir = base(strings.TrimRight(strings.TrimSpace(dir), `/\`))
+	if r.Source == "" && s.slashName == "" {
+		// Claude Code before sourceToolUseID: the body of the latest Skill call of that name
+		// still without one.
+		for k := len(s.bodyWait) - 1; k >= 0; k-- {
+			if i := s.bodyWait[k]; sameSkill(s.ev.Skills[i].Name, dir) {
+				s.ev.Skills[i].Body, s.ev.Skills[i].BodyCut = body, cut
+				s.bodyWait = slices.Delete(s.bodyWait, k, k+1)
+				return
+			}
+		}
 	}
 	name, uuid := s.slashName, s.slashUUID
 	if name == "" {
-		dir = strings.TrimRight(strings.TrimSpace(dir), `/\`)
-		name, uuid = base(dir), rec.UUID
+		name, uuid = dir, rec.UUID
 	}
 	s.slashName, s.slashUUID = "", ""
 	s.addSkill(SkillLoad{Name: safetext.Field(name, 200), Body: body, BodyCut: cut, UUID: uuid})
+}
+
+// sameSkill reports whether a Skill call's name ("superpowers:brainstorming", "goal") is the
+// skill in directory dir ("brainstorming", "goal"), case-insensitively.
+func sameSkill(name, dir string) bool {
+	if i := strings.LastIndexByte(name, ':'); i >= 0 {
+		name = name[i+1:]
+	}
+	return dir != "" && strings.EqualFold(name, dir)
 }
 
 // invoked reads an invoked_skills attachment: the skills Claude Code re-attached after a

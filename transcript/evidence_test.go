@@ -419,3 +419,18 @@ func TestEvidenceDeletedBranchIsNoPush(t *testing.T) {
 		t.Errorf("actions %q, want %q", got, want)
 	}
 }
+
+// TestEvidenceBodyWithoutSource: Claude Code 2.0 wrote a Skill call's body record without
+// sourceToolUseID; it is the body of that call's load (matched by the directory's name), not a
+// second load. A body that matches no call is still a load of its own.
+func TestEvidenceBodyWithoutSource(t *testing.T) {
+	ev := scanFile(t, "testdata/evidence/oldskill.jsonl")
+	var got []string
+	for _, k := range ev.Skills {
+		got = append(got, fmt.Sprintf("%s %s %q", k.Name, k.UUID, k.Body))
+	}
+	want := []string{`superpowers:brainstorming a1 "# Brainstorming\n\nAsk one question at a time."`, `other m2 "# Other"`}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("skills %q, want %q", got, want)
+	}
+}
