@@ -93,6 +93,7 @@ var (
 	gitOperationMarker  = []byte(`"gitOperation"`)
 	commandNameMarker   = []byte("<command-name>")
 	isMetaMarker        = []byte(`"isMeta":true`)
+	sourceToolUseMarker = []byte(`"sourceToolUseID"`)
 	skillName           = []byte(`"Skill"`)
 	bashName            = []byte(`"Bash"`)
 )
@@ -139,7 +140,8 @@ func (s *EvidenceScanner) Add(line []byte) {
 		}
 	case "user":
 		switch {
-		case bytes.Contains(line, skillBaseMarker), bytes.Contains(line, commandNameMarker):
+		case bytes.Contains(line, skillBaseMarker), bytes.Contains(line, commandNameMarker),
+			len(s.bodyWait) > 0 && bytes.Contains(line, sourceToolUseMarker):
 		case bytes.Contains(line, toolResultMarker):
 			if !s.answersWaiting(line) {
 				return
@@ -165,7 +167,7 @@ func (s *EvidenceScanner) Add(line []byte) {
 	}
 	switch {
 	case rec.IsMeta:
-		if bytes.Contains(line, skillBaseMarker) {
+		if bytes.Contains(line, skillBaseMarker) || bytes.Contains(line, sourceToolUseMarker) {
 			s.skillBody(&rec, line)
 		}
 	case bytes.Contains(line, toolResultMarker):
@@ -280,11 +282,21 @@ func (s *EvidenceScanner) addSkill(k SkillLoad) int {
 // Skill call it answers (sourceToolUseID) or the slash command just before it loaded, or of a
 // skill named by its directory when neither was seen.
 func (s *EvidenceScanner) skillBody(rec *Record, line []byte) {
+	var r struct {
+		Source string `json:"sourceToolUseID"`
+	}
+	json.Unmarshal(line, &r)
+	i, called := s.skillByTool[r.Source]
+	called = called && r.Source != ""
 	text := resultText(s.content)
 	head, body, _ := strings.Cut(strings.TrimLeft(text, " \n"), "\n")
 	dir, ok := strings.CutPrefix(strings.TrimSpace(head), string(skillBaseMarker))
 	if !ok {
-		return
+		if !called {
+			return
+		}
+		// Claude Code 2.1.185 and later may give a plugin skill's body without the line.
+		body = strings.TrimLeft(text, " \n")
 	}
 	body = strings.TrimLeft(body, "\n")
 	cut := len(body) > MaxSkillBody
@@ -295,11 +307,7 @@ func (s *EvidenceScanner) skillBody(rec *Record, line []byte) {
 		}
 		body = body[:n]
 	}
-	var r struct {
-		Source string `json:"sourceToolUseID"`
-	}
-	json.Unmarshal(line, &r)
-	if i, ok := s.skillByTool[r.Source]; ok && r.Source != "" {
+	if called {
 		s.ev.Skills[i].Body, s.ev.Skills[i].BodyCut = body, cut
 		s.bodyWait = slices.DeleteFunc(s.bodyWait, func(j int) bool { return j == i })
 		return
@@ -454,6 +462,9 @@ func (s *EvidenceScanner) results(line []byte) {
 		if i, ok := s.skillWait[b.ToolUseID]; ok {
 			s.failed[i] = b.IsError
 			delete(s.skillWait, b.ToolUseID)
+			if b.IsError {
+				s.bodyWait = slices.DeleteFunc(s.bodyWait, func(j int) bool { return j == i })
+			}
 		}
 		p, ok := s.pending[b.ToolUseID]
 		if !ok {

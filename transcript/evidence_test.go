@@ -434,3 +434,20 @@ func TestEvidenceBodyWithoutSource(t *testing.T) {
 		t.Errorf("skills %q, want %q", got, want)
 	}
 }
+
+// TestEvidenceBodyWithoutBaseLine: Claude Code 2.1.185 gives a plugin skill's body without the
+// "Base directory for this skill" line; the record's sourceToolUseID names its Skill call, so
+// it is that load's body. The slash command before it, whose isMeta body has the same shape
+// as a custom command's, is not taken for a load (the records cannot tell the two apart), nor
+// is a meta record naming no Skill call seen.
+func TestEvidenceBodyWithoutBaseLine(t *testing.T) {
+	ev := scanFile(t, "testdata/evidence/plugin185.jsonl")
+	var got []string
+	for _, k := range ev.Skills {
+		got = append(got, fmt.Sprintf("%s %s %q", k.Name, k.UUID, k.Body))
+	}
+	want := []string{"kb:insights a1 \"Extract insights from the session and file them to the wiki using the `kb:insights` skill.\\n\\nwiki\\n\""}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("skills %q, want %q", got, want)
+	}
+}
