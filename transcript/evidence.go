@@ -3,6 +3,7 @@ package transcript
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -73,9 +74,12 @@ type EvidenceScanner struct {
 	content     []byte
 	pending     map[string]pendingCall // Bash tool_use id → the call
 	order       []string               // pending ids, oldest first (some already answered)
-	skillByTool map[string]int         // Skill tool_use id → index in ev.Skills
+	skillByTool map[string]int         // Skill tool_use id → index in ev.Skills (for its body)
+	skillWait   map[string]int         // the Skill calls still waiting for their result
+	bodyWait    []int                  // the Skill calls' loads still without a body, oldest first
 	slashName   string                 // a slash command waiting for its skill body
 	slashUUID   string
+	decodes     int // records decoded whole (tests hold the cheap skips with it)
 }
 
 type pendingCall struct {
@@ -89,6 +93,7 @@ var (
 	gitOperationMarker  = []byte(`"gitOperation"`)
 	commandNameMarker   = []byte("<command-name>")
 	isMetaMarker        = []byte(`"isMeta":true`)
+	sourceToolUseMarker = []byte(`"sourceToolUseID"`)
 	skillName           = []byte(`"Skill"`)
 	bashName            = []byte(`"Bash"`)
 )
@@ -135,9 +140,10 @@ func (s *EvidenceScanner) Add(line []byte) {
 		}
 	case "user":
 		switch {
-		case bytes.Contains(line, skillBaseMarker), bytes.Contains(line, commandNameMarker):
+		case bytes.Contains(line, skillBaseMarker), bytes.Contains(line, commandNameMarker),
+			len(s.bodyWait) > 0 && bytes.Contains(line, sourceToolUseMarker):
 		case bytes.Contains(line, toolResultMarker):
-			if len(s.pending) == 0 && len(s.skillByTool) == 0 {
+			if !s.answersWaiting(line) {
 				return
 			}
 		default:
@@ -150,6 +156,7 @@ func (s *EvidenceScanner) Add(line []byte) {
 		return
 	}
 	s.content = s.content[:0]
+	s.decodes++
 	rec, ok := parseRecord(line, &s.content)
 	if !ok || rec.Sidechain {
 		return
@@ -160,7 +167,7 @@ func (s *EvidenceScanner) Add(line []byte) {
 	}
 	switch {
 	case rec.IsMeta:
-		if bytes.Contains(line, skillBaseMarker) {
+		if bytes.Contains(line, skillBaseMarker) || bytes.Contains(line, sourceToolUseMarker) {
 			s.skillBody(&rec, line)
 		}
 	case bytes.Contains(line, toolResultMarker):
@@ -211,9 +218,10 @@ func (s *EvidenceScanner) toolUses(rec *Record, line []byte) {
 			name := firstNonEmpty(in.Skill, in.Command, in.Name)
 			if i := s.addSkill(SkillLoad{Name: safetext.Field(name, 200), UUID: rec.UUID}); i >= 0 {
 				if s.skillByTool == nil {
-					s.skillByTool = map[string]int{}
+					s.skillByTool, s.skillWait = map[string]int{}, map[string]int{}
 				}
-				s.skillByTool[b.ID] = i
+				s.skillByTool[b.ID], s.skillWait[b.ID] = i, i
+				s.bodyWait = append(s.bodyWait, i)
 			}
 			continue
 		}
@@ -274,11 +282,21 @@ func (s *EvidenceScanner) addSkill(k SkillLoad) int {
 // Skill call it answers (sourceToolUseID) or the slash command just before it loaded, or of a
 // skill named by its directory when neither was seen.
 func (s *EvidenceScanner) skillBody(rec *Record, line []byte) {
+	var r struct {
+		Source string `json:"sourceToolUseID"`
+	}
+	json.Unmarshal(line, &r)
+	i, called := s.skillByTool[r.Source]
+	called = called && r.Source != ""
 	text := resultText(s.content)
 	head, body, _ := strings.Cut(strings.TrimLeft(text, " \n"), "\n")
 	dir, ok := strings.CutPrefix(strings.TrimSpace(head), string(skillBaseMarker))
 	if !ok {
-		return
+		if !called {
+			return
+		}
+		// Claude Code 2.1.185 and later may give a plugin skill's body without the line.
+		body = strings.TrimLeft(text, " \n")
 	}
 	body = strings.TrimLeft(body, "\n")
 	cut := len(body) > MaxSkillBody
@@ -289,21 +307,38 @@ func (s *EvidenceScanner) skillBody(rec *Record, line []byte) {
 		}
 		body = body[:n]
 	}
-	var r struct {
-		Source string `json:"sourceToolUseID"`
-	}
-	json.Unmarshal(line, &r)
-	if i, ok := s.skillByTool[r.Source]; ok && r.Source != "" {
+	if called {
 		s.ev.Skills[i].Body, s.ev.Skills[i].BodyCut = body, cut
+		s.bodyWait = slices.DeleteFunc(s.bodyWait, func(j int) bool { return j == i })
 		return
+	}
+	dir = base(strings.TrimRight(strings.TrimSpace(dir), `/\`))
+	if r.Source == "" && s.slashName == "" {
+		// Claude Code before sourceToolUseID: the body of the latest Skill call of that name
+		// still without one.
+		for k := len(s.bodyWait) - 1; k >= 0; k-- {
+			if i := s.bodyWait[k]; sameSkill(s.ev.Skills[i].Name, dir) {
+				s.ev.Skills[i].Body, s.ev.Skills[i].BodyCut = body, cut
+				s.bodyWait = slices.Delete(s.bodyWait, k, k+1)
+				return
+			}
+		}
 	}
 	name, uuid := s.slashName, s.slashUUID
 	if name == "" {
-		dir = strings.TrimRight(strings.TrimSpace(dir), `/\`)
-		name, uuid = base(dir), rec.UUID
+		name, uuid = dir, rec.UUID
 	}
 	s.slashName, s.slashUUID = "", ""
 	s.addSkill(SkillLoad{Name: safetext.Field(name, 200), Body: body, BodyCut: cut, UUID: uuid})
+}
+
+// sameSkill reports whether a Skill call's name ("superpowers:brainstorming", "goal") is the
+// skill in directory dir ("brainstorming", "goal"), case-insensitively.
+func sameSkill(name, dir string) bool {
+	if i := strings.LastIndexByte(name, ':'); i >= 0 {
+		name = name[i+1:]
+	}
+	return dir != "" && strings.EqualFold(name, dir)
 }
 
 // invoked reads an invoked_skills attachment: the skills Claude Code re-attached after a
@@ -345,9 +380,51 @@ type gitOperation struct {
 	} `json:"pr"`
 }
 
+var toolUseIDKey = []byte(`"tool_use_id"`)
+
+// answersWaiting reports whether a tool_result record may answer a Bash or Skill call still
+// waiting for its result, without decoding it: false only when every "tool_use_id" the line
+// holds is a plain string (no escapes) that names none of them.
+func (s *EvidenceScanner) answersWaiting(line []byte) bool {
+	if len(s.pending) == 0 && len(s.skillWait) == 0 {
+		return false
+	}
+	for rest := line; ; {
+		i := bytes.Index(rest, toolUseIDKey)
+		if i < 0 {
+			return false
+		}
+		rest = rest[i+len(toolUseIDKey):]
+		j := skipSpace(rest, 0)
+		if j >= len(rest) || rest[j] != ':' {
+			continue // a value "tool_use_id", not the key
+		}
+		j = skipSpace(rest, j+1)
+		if j >= len(rest) || rest[j] != '"' {
+			continue // not a string: it names no call
+		}
+		rest = rest[j+1:]
+		end := bytes.IndexByte(rest, '"')
+		if end < 0 {
+			return true
+		}
+		id := rest[:end]
+		if bytes.IndexByte(id, '\\') >= 0 {
+			return true // escaped: let the decoder read it
+		}
+		if _, ok := s.pending[string(id)]; ok {
+			return true
+		}
+		if _, ok := s.skillWait[string(id)]; ok {
+			return true
+		}
+		rest = rest[end:]
+	}
+}
+
 // results pairs a user record's tool results with the calls waiting for them.
 func (s *EvidenceScanner) results(line []byte) {
-	if len(s.pending) == 0 && len(s.skillByTool) == 0 {
+	if len(s.pending) == 0 && len(s.skillWait) == 0 {
 		return
 	}
 	var blocks []struct {
@@ -382,8 +459,12 @@ func (s *EvidenceScanner) results(line []byte) {
 		if b.Type != "tool_result" {
 			continue
 		}
-		if i, ok := s.skillByTool[b.ToolUseID]; ok && b.IsError {
-			s.failed[i] = true
+		if i, ok := s.skillWait[b.ToolUseID]; ok {
+			s.failed[i] = b.IsError
+			delete(s.skillWait, b.ToolUseID)
+			if b.IsError {
+				s.bodyWait = slices.DeleteFunc(s.bodyWait, func(j int) bool { return j == i })
+			}
 		}
 		p, ok := s.pending[b.ToolUseID]
 		if !ok {
@@ -440,7 +521,28 @@ func resolve(p pendingCall, op gitOperation, text string) []Action {
 			a.ID = published(text)
 		}
 	}
+	if strings.Contains(text, "[deleted]") { // git's " - [deleted]   branch": no push of it
+		out := acts[:0]
+		for _, a := range acts {
+			if a.Kind != ActionPush || a.ID == "" || !deletedRef(text, a.ID) {
+				out = append(out, a)
+			}
+		}
+		acts = out
+	}
 	return acts
+}
+
+// deletedRef reports whether git push's report in text shows ref deleted
+// (" - [deleted]         fix/old").
+func deletedRef(text, ref string) bool {
+	for line := range strings.Lines(text) {
+		f := strings.Fields(line)
+		if len(f) >= 3 && f[0] == "-" && f[1] == "[deleted]" && strings.TrimPrefix(f[2], "refs/heads/") == ref {
+			return true
+		}
+	}
+	return false
 }
 
 func withoutKind(acts []Action, kind string) []Action {

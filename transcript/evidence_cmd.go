@@ -114,8 +114,8 @@ func gitActions(w []string) []Action {
 }
 
 // gitPush reads "git push" arguments: an Action per refspec, its ID the branch (or tag) pushed
-// to ("HEAD:feat/x" → "feat/x", "+main" → "main", "refs/heads/x" → "x", ":x" or --delete x →
-// "x (deleted)"), or one Action with ID "" when no refspec is named.
+// to ("HEAD:feat/x" → "feat/x", "+main" → "main", "refs/heads/x" → "x"), or one Action with ID
+// "" when no refspec is named. A deletion (":x", --delete x) is no push: it has no Action.
 func gitPush(args []string) []Action {
 	var pos []string
 	del := false
@@ -137,6 +137,9 @@ func gitPush(args []string) []Action {
 		}
 	}
 	if len(pos) <= 1 {
+		if del {
+			return nil
+		}
 		return []Action{{Kind: ActionPush}}
 	}
 	var out []Action
@@ -145,12 +148,12 @@ func gitPush(args []string) []Action {
 		if !colon {
 			dst = src
 		}
+		if del || colon && src == "" {
+			continue // a deletion pushes nothing
+		}
 		dst = strings.TrimPrefix(strings.TrimPrefix(dst, "refs/heads/"), "refs/tags/")
-		switch {
-		case dst == "HEAD" || dst == "":
+		if dst == "HEAD" {
 			dst = ""
-		case del || colon && src == "":
-			dst += " (deleted)"
 		}
 		out = append(out, Action{Kind: ActionPush, ID: dst})
 	}

@@ -178,8 +178,10 @@ func TestCommandActions(t *testing.T) {
 		{`git push`, `push:`},
 		{`git push origin main`, `push:main`},
 		{`git -C repo push -u origin HEAD:feat/x`, `push:feat/x`},
-		{`git push origin +a refs/heads/b :c`, `push:a push:b push:c (deleted)`},
-		{`git push --delete origin old`, `push:old (deleted)`},
+		{`git push origin +a refs/heads/b :c`, `push:a push:b`},
+		{`git push --delete origin old`, ``},
+		{`git push origin -d fix/old`, ``},
+		{`git push origin :fix/old`, ``},
 		{`git push -n origin main`, ``},
 		{`git push --dry-run origin main`, ``},
 		{`git pushx`, ``},
@@ -348,5 +350,81 @@ func TestEvidenceGitOperationOneResult(t *testing.T) {
 	}
 	if want := []string{"push:one@a", "push:three@b"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("actions %q, want %q", got, want)
+	}
+}
+
+// TestEvidenceSkipsUnansweringResults: once a Skill call and a Bash call have their results, and
+// while a call waits whose result never comes, the other tool results are not decoded; the
+// one that answers a waiting call still is.
+func TestEvidenceSkipsUnansweringResults(t *testing.T) {
+	var s EvidenceScanner
+	s.Add(rec("assistant", "a1", `[{"type":"tool_use","id":"sk1","name":"Skill","input":{"skill":"ship"}}]`, ""))
+	s.Add(rec("user", "r1", `[{"type":"tool_result","tool_use_id":"sk1","content":"Launching skill: ship"}]`, ""))
+	s.Add(rec("assistant", "a2", `[{"type":"tool_use","id":"b1","name":"Bash","input":{"command":"git push origin feat/a"}}]`, ""))
+	s.Add(rec("user", "r2", `[{"type":"tool_result","tool_use_id":"b1","content":"ok"}]`, ""))
+	s.Add(rec("assistant", "a3", `[{"type":"tool_use","id":"b2","name":"Bash","input":{"command":"git push origin feat/never"}}]`, ""))
+	before := s.decodes
+	for i := range 100 {
+		s.Add(rec("user", fmt.Sprint("x", i), fmt.Sprintf(`[{"type":"tool_result","tool_use_id":"r%d","content":"push b2 sk1 \"tool_use_id\": 7"}]`, i), ""))
+	}
+	if n := s.decodes - before; n != 0 {
+		t.Errorf("%d of 100 results that answer no waiting call were decoded", n)
+	}
+	s.Add(rec("user", "late", `[{"type":"tool_result","tool_use_id": "b2","content":"ok"}]`, ""))
+	if n := s.decodes - before; n != 1 {
+		t.Errorf("the waiting call's result: %d decodes, want 1", n)
+	}
+	var got []string
+	for _, a := range s.Evidence().Actions {
+		got = append(got, a.ID)
+	}
+	if want := []string{"feat/a", "feat/never"}; !reflect.DeepEqual(got, want) || len(s.Evidence().Skills) != 1 {
+		t.Errorf("actions %q, want %q; skills %d, want 1", got, want, len(s.Evidence().Skills))
+	}
+}
+
+// TestEvidenceDeletedBranchIsNoPush: deleting a remote branch (--delete, :branch) is no push of
+// it, whether the command's words or git's report (" - [deleted] b", here after a bare push
+// whose branch the CLI recorded) say so; a push beside a deletion still counts.
+func TestEvidenceDeletedBranchIsNoPush(t *testing.T) {
+	ev := scanFile(t, "testdata/evidence/deleted.jsonl")
+	var got []string
+	for _, a := range ev.Actions {
+		got = append(got, a.Kind+":"+a.ID+"@"+a.UUID)
+	}
+	if want := []string{"push:feat/new@a3"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("actions %q, want %q", got, want)
+	}
+}
+
+// TestEvidenceBodyWithoutSource: Claude Code 2.0 wrote a Skill call's body record without
+// sourceToolUseID; it is the body of that call's load (matched by the directory's name), not a
+// second load. A body that matches no call is still a load of its own.
+func TestEvidenceBodyWithoutSource(t *testing.T) {
+	ev := scanFile(t, "testdata/evidence/oldskill.jsonl")
+	var got []string
+	for _, k := range ev.Skills {
+		got = append(got, fmt.Sprintf("%s %s %q", k.Name, k.UUID, k.Body))
+	}
+	want := []string{`superpowers:brainstorming a1 "# Brainstorming\n\nAsk one question at a time."`, `other m2 "# Other"`}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("skills %q, want %q", got, want)
+	}
+}
+
+// TestEvidenceBodyWithoutBaseLine: Claude Code 2.1.185 gives a plugin skill's body without the
+// "Base directory for this skill" line; the record's sourceToolUseID names its Skill call, so
+// it is that load's body. The slash command before it, whose isMeta body has the same shape
+// as a custom command's, is not taken for a load (the records cannot tell the two apart), nor
+// is a meta record naming no Skill call seen.
+func TestEvidenceBodyWithoutBaseLine(t *testing.T) {
+	ev := scanFile(t, "testdata/evidence/plugin185.jsonl")
+	var got []string
+	for _, k := range ev.Skills {
+		got = append(got, fmt.Sprintf("%s %s %q", k.Name, k.UUID, k.Body))
+	}
+	want := []string{"kb:insights a1 \"Extract insights from the session and file them to the wiki using the `kb:insights` skill.\\n\\nwiki\\n\""}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("skills %q, want %q", got, want)
 	}
 }
