@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/zoneline/zoneline/internal/safetext"
 )
 
 // Bounds of a Flight: the most recent items are kept, the rest counted as dropped.
@@ -218,19 +220,19 @@ func (c *flightCollector) tool(b contentBlock, t time.Time) {
 			c.bg = map[string]int{}
 		}
 		c.bg[b.ID] = len(c.f.Background)
-		c.f.Background = append(c.f.Background, Background{ToolUseID: clip(b.ID, 80),
-			Command: clip(in.Command, MaxFlightText), Description: clip(in.Description, MaxFlightText), Started: t})
+		c.f.Background = append(c.f.Background, Background{ToolUseID: safetext.Field(b.ID, 80),
+			Command: safetext.Field(in.Command, MaxFlightText), Description: safetext.Field(in.Description, MaxFlightText), Started: t})
 	case "Agent", "Task":
 		if c.agents == nil {
 			c.agents = map[string]int{}
 		}
 		c.agents[b.ID] = len(c.f.Agents)
-		c.f.Agents = append(c.f.Agents, Agent{ToolUseID: clip(b.ID, 80), Type: clip(in.SubagentType, 80),
-			Description: clip(in.Description, MaxFlightText), Background: truthy(in.RunInBackground), Started: t})
+		c.f.Agents = append(c.f.Agents, Agent{ToolUseID: safetext.Field(b.ID, 80), Type: safetext.Field(in.SubagentType, 80),
+			Description: safetext.Field(in.Description, MaxFlightText), Background: truthy(in.RunInBackground), Started: t})
 	case "TodoWrite":
 		list := []Task{}
 		for _, td := range in.Todos {
-			list = append(list, Task{Subject: clip(td.Content, MaxFlightText), Status: clip(td.Status, 20)})
+			list = append(list, Task{Subject: safetext.Field(td.Content, MaxFlightText), Status: safetext.Field(td.Status, 20)})
 		}
 		if c.todos == nil {
 			c.todos = map[string][]Task{}
@@ -240,24 +242,24 @@ func (c *flightCollector) tool(b contentBlock, t time.Time) {
 		if c.creates == nil {
 			c.creates = map[string]string{}
 		}
-		c.creates[b.ID] = clip(in.Subject, MaxFlightText)
+		c.creates[b.ID] = safetext.Field(in.Subject, MaxFlightText)
 	case "TaskUpdate":
 		if id := rawID(in.TaskID); id != "" {
 			if c.updates == nil {
 				c.updates = map[string]taskUpdate{}
 			}
-			c.updates[b.ID] = taskUpdate{id: id, status: clip(in.Status, 20), subject: clip(in.Subject, MaxFlightText)}
+			c.updates[b.ID] = taskUpdate{id: id, status: safetext.Field(in.Status, 20), subject: safetext.Field(in.Subject, MaxFlightText)}
 			c.updateOrder = append(c.updateOrder, b.ID)
 		}
 	case "KillShell", "KillBash", "TaskStop":
-		id := clip(firstNonEmpty(in.ShellID, in.BashID, in.TaskID2, rawID(in.TaskID)), 80)
+		id := safetext.Field(firstNonEmpty(in.ShellID, in.BashID, in.TaskID2, rawID(in.TaskID)), 80)
 		for _, i := range c.bgByID[id] {
 			c.f.Background[i].Stopped = true
 		}
 	case "TaskOutput", "BashOutput":
 		// Their result reports the task's status: the one way a 2.1.20 session learnt that a
 		// background command had ended (TaskOutput replaced BashOutput and KillShell there).
-		if id := clip(firstNonEmpty(in.TaskID2, in.BashID, in.ShellID, rawID(in.TaskID)), 80); id != "" {
+		if id := safetext.Field(firstNonEmpty(in.TaskID2, in.BashID, in.ShellID, rawID(in.TaskID)), 80); id != "" {
 			if c.outputs == nil {
 				c.outputs = map[string]string{}
 			}
@@ -268,7 +270,7 @@ func (c *flightCollector) tool(b contentBlock, t time.Time) {
 	case "ExitPlanMode":
 		c.f.PlanSeen = true
 		if in.PlanFile != "" {
-			c.f.PlanFile = clip(in.PlanFile, MaxFlightPath)
+			c.f.PlanFile = safetext.Field(in.PlanFile, MaxFlightPath)
 		}
 		if c.exits == nil {
 			c.exits = map[string]bool{}

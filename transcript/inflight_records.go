@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"time"
+
+	"github.com/zoneline/zoneline/internal/safetext"
 )
 
 // planExit records that plan mode ended at t (approved: through an approved plan): the mode in
@@ -18,7 +20,7 @@ func (c *flightCollector) planExit(t time.Time, approved bool) {
 
 // mode records a permission mode in force at t.
 func (c *flightCollector) mode(m string, t time.Time) {
-	m = clip(m, 40)
+	m = safetext.Field(m, 40)
 	if m == "" {
 		return
 	}
@@ -101,7 +103,7 @@ func (c *flightCollector) record(typ string, line []byte) {
 		case "plan_mode", "plan_mode_reentry", "plan_mode_exit":
 			c.f.PlanSeen = true
 			if r.Attachment.PlanFile != "" {
-				c.f.PlanFile = clip(r.Attachment.PlanFile, MaxFlightPath)
+				c.f.PlanFile = safetext.Field(r.Attachment.PlanFile, MaxFlightPath)
 			}
 			if r.Attachment.Type == "plan_mode_exit" {
 				if c.f.Mode == "plan" || c.f.PlanExited.IsZero() { // (after an approval: the same exit)

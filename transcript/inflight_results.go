@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"time"
+
+	"github.com/zoneline/zoneline/internal/safetext"
 )
 
 // outputStatus reads a TaskOutput or BashOutput result: "<status>…</status>" (and TaskOutput's
@@ -46,14 +48,14 @@ func (c *flightCollector) results(content []byte, t time.Time) {
 		if i, ok := c.bg[b.ToolUseID]; ok {
 			text := resultText(b.Content)
 			bg := &c.f.Background[i]
-			bg.ID = clip(after(text, "with ID: ", ". "), 80)
+			bg.ID = safetext.Field(after(text, "with ID: ", ". "), 80)
 			if bg.ID != "" {
 				if c.bgByID == nil {
 					c.bgByID = map[string][]int{}
 				}
 				c.bgByID[bg.ID] = append(c.bgByID[bg.ID], i)
 			}
-			bg.Output = clip(after(text, "Output is being written to: ", ". "), MaxFlightPath)
+			bg.Output = safetext.Field(after(text, "Output is being written to: ", ". "), MaxFlightPath)
 			bg.Output = strings.TrimSuffix(bg.Output, ".")
 			if b.IsError {
 				bg.Stopped = true
@@ -63,7 +65,7 @@ func (c *flightCollector) results(content []byte, t time.Time) {
 			a := &c.f.Agents[i]
 			text := resultText(b.Content)
 			if id := after(text, "agentId: ", " "); id != "" {
-				a.ID = clip(strings.TrimRight(id, ".,;)"), 80)
+				a.ID = safetext.Field(strings.TrimRight(id, ".,;)"), 80)
 				if c.agentID == nil {
 					c.agentID = map[string][]int{}
 				}
@@ -73,20 +75,20 @@ func (c *flightCollector) results(content []byte, t time.Time) {
 				a.Background = true // 2.1.332 runs agents in the background: a task notification ends them
 			}
 			if out := after(text, "output_file: ", "\n"); out != "" {
-				a.Output = clip(out, MaxFlightPath)
+				a.Output = safetext.Field(out, MaxFlightPath)
 			}
 			if l := c.launch; l != nil && !b.IsError {
 				// The record's own account of the launch, whatever its text says.
 				a.Background = true
 				if a.ID == "" && l.AgentID != "" {
-					a.ID = clip(l.AgentID, 80)
+					a.ID = safetext.Field(l.AgentID, 80)
 					if c.agentID == nil {
 						c.agentID = map[string][]int{}
 					}
 					c.agentID[a.ID] = append(c.agentID[a.ID], i)
 				}
 				if a.Output == "" && l.OutputFile != "" {
-					a.Output = clip(l.OutputFile, MaxFlightPath)
+					a.Output = safetext.Field(l.OutputFile, MaxFlightPath)
 				}
 			}
 			a.Finished = !a.Background || b.IsError
@@ -127,7 +129,7 @@ func (c *flightCollector) results(content []byte, t time.Time) {
 			if id == "" || b.IsError {
 				continue
 			}
-			c.addTask(Task{ID: clip(id, 40), Subject: subject, Status: "pending"})
+			c.addTask(Task{ID: safetext.Field(id, 40), Subject: subject, Status: "pending"})
 		}
 	}
 }
@@ -146,7 +148,7 @@ func (c *flightCollector) notification(text string) {
 // taskStatus applies a background task's status (a notification or a task_status attachment)
 // to the background command or subagent it names.
 func (c *flightCollector) taskStatus(id, toolUseID, status, output string) {
-	id, status = clip(id, 80), clip(status, 20)
+	id, status = safetext.Field(id, 80), safetext.Field(status, 20)
 	if redactedID(toolUseID) {
 		toolUseID = "" // names no call
 	}
@@ -181,7 +183,7 @@ func (c *flightCollector) taskStatus(id, toolUseID, status, output string) {
 			a.Failed = a.Failed || status != "completed"
 		}
 		if a.Output == "" && output != "" {
-			a.Output = clip(output, MaxFlightPath)
+			a.Output = safetext.Field(output, MaxFlightPath)
 		}
 	}
 	for _, i := range c.agentID[id] {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"strings"
 
-	"github.com/zoneline/zoneline/internal/redact"
 	"github.com/zoneline/zoneline/internal/safetext"
 )
 
@@ -26,9 +25,9 @@ func rawID(raw json.RawMessage) string {
 		if json.Unmarshal(raw, &s) != nil {
 			return ""
 		}
-		return clip(s, 40)
+		return safetext.Field(s, 40)
 	}
-	return clip(string(raw), 40)
+	return safetext.Field(string(raw), 40)
 }
 
 // resultText returns a tool_result's content as text: a string, or its text blocks joined.
@@ -80,7 +79,3 @@ func firstNonEmpty(ss ...string) string {
 	}
 	return ""
 }
-
-// clip redacts s (internal/redact), then sanitizes and cuts it to n runes: redacting first, so
-// that no cut can split a credential and let its head through unrecognised.
-func clip(s string, n int) string { return safetext.Clip(redact.String(s), n) }
