@@ -5,7 +5,6 @@
 package hook
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/zoneline/zoneline/config"
 	"github.com/zoneline/zoneline/internal/deadline"
+	"github.com/zoneline/zoneline/internal/jsonscan"
 	"github.com/zoneline/zoneline/internal/safetext"
 	"github.com/zoneline/zoneline/payload"
 	"github.com/zoneline/zoneline/state"
@@ -112,8 +112,54 @@ func (g *Guard) run(fn func() (Output, error)) (out Output, err error, ok bool) 
 
 // Output is a handler's answer. At most one of JSON and Text is printed.
 type Output struct {
-	JSON any    // marshalled to one JSON object on stdout
-	Text string // plain stdout, its lines kept (PreCompact: the summariser's instructions, shown to the user under /compact)
+	JSON *Answer // written as one JSON object on stdout (answerFields)
+	Text string  // plain stdout, its lines kept (PreCompact: the summariser's instructions, shown to the user under /compact)
+}
+
+// Answer is the JSON object a hook answers Claude Code with: a decision with its reason
+// (PreCompact's hold: "block"), or the hookSpecificOutput that puts text into the model's context
+// (UserPromptSubmit, SessionStart). An empty decision or reason is left out; a hookSpecificOutput
+// has both its keys.
+type Answer struct {
+	Decision string
+	Reason   string
+	Specific *Specific
+}
+
+// Specific is an Answer's hookSpecificOutput.
+type Specific struct {
+	HookEventName     string
+	AdditionalContext string
+}
+
+// answerFields and specificFields are an Answer's keys, as Claude Code reads them
+// (jsonscan.Field; read back only by tests), in the order encoding/json wrote the maps they
+// replace: the bytes are the same but for <, > and &, left unescaped.
+var (
+	answerFields = [...]jsonscan.Field[Answer]{
+		{Key: "decision", Read: func(s *jsonscan.Scanner, a *Answer) error { return s.String(&a.Decision) }, Write: func(b []byte, a *Answer) []byte { return appendText(b, a.Decision) }},
+		{Key: "reason", Read: func(s *jsonscan.Scanner, a *Answer) error { return s.String(&a.Reason) }, Write: func(b []byte, a *Answer) []byte { return appendText(b, a.Reason) }},
+		{Key: "hookSpecificOutput", Read: func(s *jsonscan.Scanner, a *Answer) error { return jsonscan.ReadPtr(s, &a.Specific, specificFields[:]) }, Write: func(b []byte, a *Answer) []byte {
+			if a.Specific == nil {
+				return b
+			}
+			return jsonscan.AppendObject(b, a.Specific, specificFields[:], "")
+		}},
+	}
+	specificFields = [...]jsonscan.Field[Specific]{
+		{Key: "additionalContext", Read: func(s *jsonscan.Scanner, v *Specific) error { return s.String(&v.AdditionalContext) }, Write: func(b []byte, v *Specific) []byte {
+			return jsonscan.AppendString(b, v.AdditionalContext)
+		}},
+		{Key: "hookEventName", Read: func(s *jsonscan.Scanner, v *Specific) error { return s.String(&v.HookEventName) }, Write: func(b []byte, v *Specific) []byte { return jsonscan.AppendString(b, v.HookEventName) }},
+	}
+)
+
+// appendText appends s as a JSON string; nothing when it is empty (the key is left out).
+func appendText(b []byte, s string) []byte {
+	if s == "" {
+		return b
+	}
+	return jsonscan.AppendString(b, s)
 }
 
 // Handler handles one event.
@@ -179,12 +225,10 @@ func Run(c *Context, data []byte, readErr error, stdout io.Writer) int {
 func write(c *Context, event string, out Output, stdout io.Writer) int {
 	switch {
 	case out.JSON != nil:
-		b, err := json.Marshal(out.JSON)
-		if err != nil {
-			c.State.Log("hook", "%s: %v", event, err)
-			return 0
-		}
-		stdout.Write(append(b, '\n'))
+		// safetext.JSON escapes what JSON's own escaping leaves raw (DEL, C1, bidi and the
+		// invisible runes): the agent's text has been through safetext.Text already.
+		b := jsonscan.AppendObject(make([]byte, 0, 256), out.JSON, answerFields[:], "")
+		stdout.Write(append(safetext.JSON(b), '\n'))
 	case out.Text != "":
 		io.WriteString(stdout, safetext.Text(out.Text)+"\n")
 	}
@@ -196,7 +240,5 @@ func write(c *Context, event string, out Output, stdout io.Writer) int {
 // through safetext.Text, so no control, C1 or bidi rune reaches the agent (JSON escaping would
 // hand them over intact).
 func AdditionalContext(event, text string) Output {
-	return Output{JSON: map[string]any{
-		"hookSpecificOutput": map[string]any{"hookEventName": event, "additionalContext": safetext.Text(text)},
-	}}
+	return Output{JSON: &Answer{Specific: &Specific{HookEventName: event, AdditionalContext: safetext.Text(text)}}}
 }

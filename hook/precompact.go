@@ -131,7 +131,7 @@ func hold(c *Context, h *payload.Hook, ck checkpoint.Freshness) (Output, bool) {
 			c.State.Log("hook", "PreCompact: hold notification: %v", err)
 		}
 	}
-	return Output{JSON: map[string]any{"decision": "block", "reason": HoldReason}}, true
+	return Output{JSON: &Answer{Decision: "block", Reason: HoldReason}}, true
 }
 
 // newestMarker returns the modification time of the session's newest warning marker

@@ -1,13 +1,13 @@
 package hook
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/zoneline/zoneline/internal/jsonscan"
 	"github.com/zoneline/zoneline/state"
 )
 
@@ -94,11 +94,8 @@ func Verdicts(d state.Dir, id string) map[int]string {
 		}
 	}
 	if data, err := state.ReadFile(filepath.Join(dir, ResumeFile), 1<<20); err == nil {
-		var v struct {
-			N       int    `json:"n"`
-			Verdict string `json:"verdict"`
-		}
-		if json.Unmarshal(data, &v) == nil && (v.Verdict == OnPlan || v.Verdict == OffPlan) {
+		var v verdictRecord
+		if jsonscan.DecodeFields(data, &v, verdictFields[:]) == nil && (v.Verdict == OnPlan || v.Verdict == OffPlan) {
 			out[v.N] = v.Verdict
 		}
 	}

@@ -1,7 +1,6 @@
 package hook
 
 import (
-	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -40,21 +39,6 @@ const (
 // resumeMaxStops is how many Stops a pending check waits for a call that decides before it
 // expires: a check that nothing decided in three turns says nothing about the resume.
 const resumeMaxStops = 3
-
-// resumePending is ResumePendingFile.
-type resumePending struct {
-	N          int       `json:"n"` // the compaction whose restore armed it
-	Time       time.Time `json:"time"`
-	Checkpoint string    `json:"checkpoint"`
-	Snapshot   string    `json:"snapshot,omitempty"`
-	Cwd        string    `json:"cwd,omitempty"`     // the session's cwd at the restore: relative files resolve against it
-	Plan       bool      `json:"plan,omitzero"`     // plan mode was on at PreCompact: nothing is judged before ExitPlanMode
-	Skip       int       `json:"skip,omitzero"`     // calls after the boundary made before the restore arrived (by a prompt)
-	SkipID     string    `json:"skip_id,omitempty"` // the last of them, to recognise the same boundary
-	Stops      int       `json:"stops,omitzero"`    // Stops that found nothing deciding
-	Next       checkpoint.Targets
-	Recovery   checkpoint.Targets
-}
 
 // armResume records, after the restore text for compaction n was handed over, what the
 // checkpoint's Next names, so that the Stop of the next turn can compare the agent's first tool
@@ -119,13 +103,12 @@ func armResume(c *Context, h *payload.Hook, n int, restore string, byPrompt bool
 // writePending writes the pending check; sync false skips the fsync (a Stop counting a turn:
 // losing the count in a crash costs one more turn of waiting).
 func writePending(c *Context, path string, p *resumePending, sync bool) {
-	data, err := json.Marshal(p)
-	if err == nil {
-		if sync {
-			err = state.WriteFile(path, data)
-		} else {
-			err = state.Replace(path, data)
-		}
+	data := p.appendJSON(make([]byte, 0, 512))
+	var err error
+	if sync {
+		err = state.WriteFile(path, data)
+	} else {
+		err = state.Replace(path, data)
 	}
 	if err != nil {
 		c.State.Log("hook", "resume check: %v", err)
@@ -152,7 +135,7 @@ func resumeCheck(c *Context, h *payload.Hook) {
 		return
 	}
 	var p resumePending
-	if err := json.Unmarshal(data, &p); err != nil {
+	if err := p.decode(data); err != nil {
 		c.State.Log("hook", "Stop: resume check: %s: %v (removed)", path, err)
 		os.Remove(path)
 		return
@@ -337,23 +320,14 @@ func describeCall(cl transcript.Call) string {
 	return safetext.Field(cl.Name, 60)
 }
 
-// writeVerdict writes ResumeFile (by hand: the status line reads it with jsonscan).
+// writeVerdict writes ResumeFile (verdictFields: the status line reads its "verdict").
 func writeVerdict(d state.Dir, id string, n int, verdict, call, next string, now time.Time) error {
 	path, err := d.SessionFile(id, ResumeFile)
 	if err != nil {
 		return err
 	}
-	b := []byte(`{"n":`)
-	b = strconv.AppendInt(b, int64(n), 10)
-	b = append(b, `,"verdict":`...)
-	b = jsonscan.AppendString(b, verdict)
-	b = append(b, `,"call":`...)
-	b = jsonscan.AppendString(b, call)
-	b = append(b, `,"next":`...)
-	b = jsonscan.AppendString(b, safetext.Field(next, 300))
-	b = append(b, `,"time":`...)
-	b = jsonscan.AppendString(b, now.UTC().Format(time.RFC3339Nano))
-	b = append(b, "}\n"...)
+	v := verdictRecord{N: n, Verdict: verdict, Call: call, Next: safetext.Field(next, 300), Time: now.UTC()}
+	b := append(jsonscan.AppendObject(make([]byte, 0, 256), &v, verdictFields[:], ""), '\n')
 	return state.WriteFile(path, b)
 }
 

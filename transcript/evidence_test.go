@@ -10,6 +10,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/zoneline/zoneline/internal/testtmp"
 )
 
 func scanFile(t *testing.T, path string) Evidence {
@@ -309,7 +311,7 @@ func TestEvidenceSinceCompaction(t *testing.T) {
 	b.Write(side) // a subagent's boundary starts nothing
 	b.WriteByte('\n')
 	b.Write(bytes.TrimRight(fixture, "\n")) // the last line without its newline
-	path := filepath.Join(t.TempDir(), "t.jsonl")
+	path := filepath.Join(testtmp.Dir(t), "t.jsonl")
 	if err := os.WriteFile(path, b.Bytes(), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -330,7 +332,7 @@ func TestEvidenceSinceCompaction(t *testing.T) {
 	if !reflect.DeepEqual(ev, want) || rd.Boundary || !rd.Partial {
 		t.Errorf("window: %d skills %d actions, read %+v", len(ev.Skills), len(ev.Actions), rd)
 	}
-	if _, _, err := EvidenceSinceCompaction(filepath.Join(t.TempDir(), "none"), 0); err == nil {
+	if _, _, err := EvidenceSinceCompaction(filepath.Join(testtmp.Dir(t), "none"), 0); err == nil {
 		t.Error("a missing transcript gave no error")
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/zoneline/zoneline/internal/redact"
 	"github.com/zoneline/zoneline/internal/safetext"
 )
 
@@ -178,64 +177,6 @@ func (c *flightCollector) resultID(id string) string {
 	return id
 }
 
-type taskUpdate struct{ id, status, subject string }
-
-// taskDeleted marks a hole in flightCollector.tasks.
-const taskDeleted = "\x00deleted"
-
-// addTask appends a task, or counts it as dropped beyond maxCollectTasks; it returns its index
-// or -1.
-func (c *flightCollector) addTask(t Task) int {
-	if c.taskIdx == nil {
-		c.taskIdx = map[string]int{}
-	}
-	if c.live >= maxCollectTasks {
-		if c.tasksDropped == nil {
-			c.tasksDropped = map[string]struct{}{}
-		}
-		c.tasksDropped[t.ID] = struct{}{}
-		return -1
-	}
-	if i, ok := c.taskIdx[t.ID]; ok && t.ID != "" { // a second create of one id replaces it
-		c.tasks[i] = t
-		return i
-	}
-	c.tasks = append(c.tasks, t)
-	c.live++
-	i := len(c.tasks) - 1
-	c.taskIdx[t.ID] = i
-	return i
-}
-
-// update applies one TaskUpdate.
-func (c *flightCollector) update(u taskUpdate) {
-	i, ok := c.taskIdx[u.id]
-	if !ok {
-		if u.status == "deleted" {
-			delete(c.tasksDropped, u.id)
-			return
-		}
-		if _, gone := c.tasksDropped[u.id]; gone {
-			return
-		}
-		if i = c.addTask(Task{ID: u.id, Status: "pending"}); i < 0 {
-			return
-		}
-	}
-	if u.status == "deleted" {
-		c.tasks[i].Status = taskDeleted
-		delete(c.taskIdx, u.id)
-		c.live--
-		return
-	}
-	if u.status != "" {
-		c.tasks[i].Status = u.status
-	}
-	if u.subject != "" {
-		c.tasks[i].Subject = u.subject
-	}
-}
-
 type flightInput struct {
 	Command         string          `json:"command"`
 	Description     string          `json:"description"`
@@ -279,19 +220,19 @@ func (c *flightCollector) tool(b contentBlock, t time.Time) {
 			c.bg = map[string]int{}
 		}
 		c.bg[b.ID] = len(c.f.Background)
-		c.f.Background = append(c.f.Background, Background{ToolUseID: clip(b.ID, 80),
-			Command: clip(in.Command, MaxFlightText), Description: clip(in.Description, MaxFlightText), Started: t})
+		c.f.Background = append(c.f.Background, Background{ToolUseID: safetext.Field(b.ID, 80),
+			Command: safetext.Field(in.Command, MaxFlightText), Description: safetext.Field(in.Description, MaxFlightText), Started: t})
 	case "Agent", "Task":
 		if c.agents == nil {
 			c.agents = map[string]int{}
 		}
 		c.agents[b.ID] = len(c.f.Agents)
-		c.f.Agents = append(c.f.Agents, Agent{ToolUseID: clip(b.ID, 80), Type: clip(in.SubagentType, 80),
-			Description: clip(in.Description, MaxFlightText), Background: truthy(in.RunInBackground), Started: t})
+		c.f.Agents = append(c.f.Agents, Agent{ToolUseID: safetext.Field(b.ID, 80), Type: safetext.Field(in.SubagentType, 80),
+			Description: safetext.Field(in.Description, MaxFlightText), Background: truthy(in.RunInBackground), Started: t})
 	case "TodoWrite":
 		list := []Task{}
 		for _, td := range in.Todos {
-			list = append(list, Task{Subject: clip(td.Content, MaxFlightText), Status: clip(td.Status, 20)})
+			list = append(list, Task{Subject: safetext.Field(td.Content, MaxFlightText), Status: safetext.Field(td.Status, 20)})
 		}
 		if c.todos == nil {
 			c.todos = map[string][]Task{}
@@ -301,24 +242,24 @@ func (c *flightCollector) tool(b contentBlock, t time.Time) {
 		if c.creates == nil {
 			c.creates = map[string]string{}
 		}
-		c.creates[b.ID] = clip(in.Subject, MaxFlightText)
+		c.creates[b.ID] = safetext.Field(in.Subject, MaxFlightText)
 	case "TaskUpdate":
 		if id := rawID(in.TaskID); id != "" {
 			if c.updates == nil {
 				c.updates = map[string]taskUpdate{}
 			}
-			c.updates[b.ID] = taskUpdate{id: id, status: clip(in.Status, 20), subject: clip(in.Subject, MaxFlightText)}
+			c.updates[b.ID] = taskUpdate{id: id, status: safetext.Field(in.Status, 20), subject: safetext.Field(in.Subject, MaxFlightText)}
 			c.updateOrder = append(c.updateOrder, b.ID)
 		}
 	case "KillShell", "KillBash", "TaskStop":
-		id := clip(firstNonEmpty(in.ShellID, in.BashID, in.TaskID2, rawID(in.TaskID)), 80)
+		id := safetext.Field(firstNonEmpty(in.ShellID, in.BashID, in.TaskID2, rawID(in.TaskID)), 80)
 		for _, i := range c.bgByID[id] {
 			c.f.Background[i].Stopped = true
 		}
 	case "TaskOutput", "BashOutput":
 		// Their result reports the task's status: the one way a 2.1.20 session learnt that a
 		// background command had ended (TaskOutput replaced BashOutput and KillShell there).
-		if id := clip(firstNonEmpty(in.TaskID2, in.BashID, in.ShellID, rawID(in.TaskID)), 80); id != "" {
+		if id := safetext.Field(firstNonEmpty(in.TaskID2, in.BashID, in.ShellID, rawID(in.TaskID)), 80); id != "" {
 			if c.outputs == nil {
 				c.outputs = map[string]string{}
 			}
@@ -329,305 +270,12 @@ func (c *flightCollector) tool(b contentBlock, t time.Time) {
 	case "ExitPlanMode":
 		c.f.PlanSeen = true
 		if in.PlanFile != "" {
-			c.f.PlanFile = clip(in.PlanFile, MaxFlightPath)
+			c.f.PlanFile = safetext.Field(in.PlanFile, MaxFlightPath)
 		}
 		if c.exits == nil {
 			c.exits = map[string]bool{}
 		}
 		c.exits[b.ID] = true
-	}
-}
-
-// planExit records that plan mode ended at t (approved: through an approved plan): the mode in
-// force since is not recorded.
-func (c *flightCollector) planExit(t time.Time, approved bool) {
-	c.f.PlanSeen = true
-	if c.f.Mode == "plan" || c.f.Mode == "" {
-		c.f.Mode, c.f.ModeTime = "", time.Time{}
-	}
-	c.f.PlanExited, c.f.PlanApproved = t, approved
-}
-
-// outputStatus reads a TaskOutput or BashOutput result: "<status>…</status>" (and TaskOutput's
-// "<task_id>…</task_id>") before the task's own output, which may hold any text.
-func (c *flightCollector) outputStatus(id, text string) {
-	head := text
-	for _, mark := range []string{"<output>", "<stdout>", "<stderr>"} {
-		if i := strings.Index(head, mark); i >= 0 {
-			head = head[:i]
-		}
-	}
-	if tid := between(head, "<task_id>", "</task_id>"); tid != "" {
-		id = tid
-	}
-	c.taskStatus(id, "", between(head, "<status>", "</status>"), "")
-}
-
-// results records the tool_result blocks of a main-chain user record written at t.
-func (c *flightCollector) results(content []byte, t time.Time) {
-	if len(c.bg) == 0 && len(c.agents) == 0 && len(c.creates) == 0 && len(c.todos) == 0 && len(c.updates) == 0 &&
-		len(c.outputs) == 0 && len(c.exits) == 0 && len(c.hidden) == 0 {
-		return
-	}
-	var blocks []struct {
-		Type      string          `json:"type"`
-		ToolUseID string          `json:"tool_use_id"`
-		Content   json.RawMessage `json:"content"`
-		IsError   bool            `json:"is_error"`
-	}
-	if json.Unmarshal(content, &blocks) != nil {
-		return
-	}
-	for _, b := range blocks {
-		if b.Type != "tool_result" {
-			continue
-		}
-		if b.ToolUseID = c.resultID(b.ToolUseID); b.ToolUseID == "" {
-			continue
-		}
-		if i, ok := c.bg[b.ToolUseID]; ok {
-			text := resultText(b.Content)
-			bg := &c.f.Background[i]
-			bg.ID = clip(after(text, "with ID: ", ". "), 80)
-			if bg.ID != "" {
-				if c.bgByID == nil {
-					c.bgByID = map[string][]int{}
-				}
-				c.bgByID[bg.ID] = append(c.bgByID[bg.ID], i)
-			}
-			bg.Output = clip(after(text, "Output is being written to: ", ". "), MaxFlightPath)
-			bg.Output = strings.TrimSuffix(bg.Output, ".")
-			if b.IsError {
-				bg.Stopped = true
-			}
-		}
-		if i, ok := c.agents[b.ToolUseID]; ok {
-			a := &c.f.Agents[i]
-			text := resultText(b.Content)
-			if id := after(text, "agentId: ", " "); id != "" {
-				a.ID = clip(strings.TrimRight(id, ".,;)"), 80)
-				if c.agentID == nil {
-					c.agentID = map[string][]int{}
-				}
-				c.agentID[a.ID] = append(c.agentID[a.ID], i)
-			}
-			if strings.Contains(text, "Async agent launched") {
-				a.Background = true // 2.1.332 runs agents in the background: a task notification ends them
-			}
-			if out := after(text, "output_file: ", "\n"); out != "" {
-				a.Output = clip(out, MaxFlightPath)
-			}
-			if l := c.launch; l != nil && !b.IsError {
-				// The record's own account of the launch, whatever its text says.
-				a.Background = true
-				if a.ID == "" && l.AgentID != "" {
-					a.ID = clip(l.AgentID, 80)
-					if c.agentID == nil {
-						c.agentID = map[string][]int{}
-					}
-					c.agentID[a.ID] = append(c.agentID[a.ID], i)
-				}
-				if a.Output == "" && l.OutputFile != "" {
-					a.Output = clip(l.OutputFile, MaxFlightPath)
-				}
-			}
-			a.Finished = !a.Background || b.IsError
-			a.Failed = b.IsError
-		}
-		if id, ok := c.outputs[b.ToolUseID]; ok {
-			delete(c.outputs, b.ToolUseID)
-			if !b.IsError {
-				c.outputStatus(id, resultText(b.Content))
-			}
-		}
-		if c.exits[b.ToolUseID] {
-			delete(c.exits, b.ToolUseID)
-			if !b.IsError && strings.HasPrefix(strings.TrimSpace(resultText(b.Content)), planApproved) {
-				c.planExit(t, true)
-			}
-		}
-		if u, ok := c.updates[b.ToolUseID]; ok {
-			delete(c.updates, b.ToolUseID)
-			if !b.IsError {
-				c.update(u)
-			}
-		}
-		if todos, ok := c.todos[b.ToolUseID]; ok {
-			delete(c.todos, b.ToolUseID)
-			if !b.IsError { // a TodoWrite that failed (the tool is disabled, say) changed nothing
-				c.f.Todos = todos
-				c.todosID = ""
-			}
-		}
-		if subject, ok := c.creates[b.ToolUseID]; ok {
-			delete(c.creates, b.ToolUseID)
-			text := resultText(b.Content)
-			id := ""
-			if rest, ok := strings.CutPrefix(strings.TrimSpace(text), "Task #"); ok {
-				id, _, _ = strings.Cut(rest, " ")
-			}
-			if id == "" || b.IsError {
-				continue
-			}
-			c.addTask(Task{ID: clip(id, 40), Subject: subject, Status: "pending"})
-		}
-	}
-}
-
-// notification reads a main-chain user record's text that is a <task-notification> (Claude
-// Code's message when background work ends): the task's id, tool call id, output file and
-// status.
-func (c *flightCollector) notification(text string) {
-	if !strings.HasPrefix(strings.TrimSpace(text), "<task-notification>") {
-		return
-	}
-	c.taskStatus(between(text, "<task-id>", "</task-id>"), between(text, "<tool-use-id>", "</tool-use-id>"),
-		between(text, "<status>", "</status>"), between(text, "<output-file>", "</output-file>"))
-}
-
-// taskStatus applies a background task's status (a notification or a task_status attachment)
-// to the background command or subagent it names.
-func (c *flightCollector) taskStatus(id, toolUseID, status, output string) {
-	id, status = clip(id, 80), clip(status, 20)
-	if redactedID(toolUseID) {
-		toolUseID = "" // names no call
-	}
-	if status == "" || (id == "" && toolUseID == "") {
-		return
-	}
-	ended := status != "running" && status != "pending"
-	seen := map[int]bool{}
-	mark := func(i int) {
-		if seen[i] {
-			return
-		}
-		seen[i] = true
-		b := &c.f.Background[i]
-		b.Status, b.Stopped = status, b.Stopped || ended
-	}
-	for _, i := range c.bgByID[id] {
-		mark(i)
-	}
-	if i, ok := c.bg[toolUseID]; ok && toolUseID != "" {
-		mark(i)
-	}
-	clear(seen)
-	markAgent := func(i int) {
-		if seen[i] {
-			return
-		}
-		seen[i] = true
-		a := &c.f.Agents[i]
-		if ended {
-			a.Finished = true
-			a.Failed = a.Failed || status != "completed"
-		}
-		if a.Output == "" && output != "" {
-			a.Output = clip(output, MaxFlightPath)
-		}
-	}
-	for _, i := range c.agentID[id] {
-		markAgent(i)
-	}
-	if i, ok := c.agents[toolUseID]; ok && toolUseID != "" {
-		markAgent(i)
-	}
-}
-
-// mode records a permission mode in force at t.
-func (c *flightCollector) mode(m string, t time.Time) {
-	m = clip(m, 40)
-	if m == "" {
-		return
-	}
-	if m == "plan" {
-		c.f.PlanSeen = true
-	}
-	c.f.Mode, c.f.ModeTime = m, t
-}
-
-// userRecord reads what a main-chain user record says beyond its tool results: the permission
-// mode it was sent in, and a task notification.
-func (c *flightCollector) userRecord(line, content []byte, t time.Time) {
-	if bytes.Contains(line, []byte(`"permissionMode"`)) {
-		var r struct {
-			Mode string `json:"permissionMode"`
-		}
-		if json.Unmarshal(line, &r) == nil && r.Mode != "" {
-			c.mode(r.Mode, t)
-		}
-	}
-	if bytes.Contains(content, []byte(`<task-notification>`)) {
-		var text string
-		if json.Unmarshal(content, &text) != nil {
-			text = resultText(content)
-		}
-		c.notification(text)
-	}
-}
-
-// record reads the records that are not user or assistant: permission-mode, the plan mode and
-// task status attachments, and the task notifications Claude Code queues before delivering
-// them (from 2.1.111 a queued_command attachment, and queue-operation records, enqueue and
-// remove, which carry the notification's text): a notification means the task ended, whether
-// or not the model has read it yet.
-func (c *flightCollector) record(typ string, line []byte) {
-	switch typ {
-	case "queue-operation":
-		if !bytes.Contains(line, []byte(`<task-notification>`)) {
-			return
-		}
-		var r struct {
-			Content json.RawMessage `json:"content"`
-		}
-		if json.Unmarshal(line, &r) == nil {
-			c.notification(resultText(r.Content))
-		}
-	case "permission-mode":
-		var r struct {
-			Mode string `json:"permissionMode"`
-		}
-		if json.Unmarshal(line, &r) == nil {
-			c.mode(r.Mode, time.Time{})
-		}
-	case "attachment":
-		if !bytes.Contains(line, []byte(`plan_mode`)) && !bytes.Contains(line, []byte(`task_status`)) &&
-			!bytes.Contains(line, []byte(`<task-notification>`)) {
-			return
-		}
-		var r struct {
-			Sidechain  bool   `json:"isSidechain"`
-			Timestamp  string `json:"timestamp"`
-			Attachment struct {
-				Type     string          `json:"type"`
-				PlanFile string          `json:"planFilePath"`
-				Sub      bool            `json:"isSubAgent"`
-				TaskID   string          `json:"taskId"`
-				Status   string          `json:"status"`
-				Output   string          `json:"outputFilePath"`
-				Prompt   json.RawMessage `json:"prompt"`
-			} `json:"attachment"`
-		}
-		if json.Unmarshal(line, &r) != nil || r.Sidechain || r.Attachment.Sub {
-			return
-		}
-		switch r.Attachment.Type {
-		case "task_status":
-			c.taskStatus(r.Attachment.TaskID, "", r.Attachment.Status, r.Attachment.Output)
-		case "queued_command":
-			c.notification(resultText(r.Attachment.Prompt))
-		case "plan_mode", "plan_mode_reentry", "plan_mode_exit":
-			c.f.PlanSeen = true
-			if r.Attachment.PlanFile != "" {
-				c.f.PlanFile = clip(r.Attachment.PlanFile, MaxFlightPath)
-			}
-			if r.Attachment.Type == "plan_mode_exit" {
-				if c.f.Mode == "plan" || c.f.PlanExited.IsZero() { // (after an approval: the same exit)
-					t, _ := time.Parse(time.RFC3339Nano, r.Timestamp)
-					c.planExit(t, false)
-				}
-			}
-		}
 	}
 }
 
@@ -671,79 +319,3 @@ func capFirst[T any](s []T, n int) ([]T, int) {
 	}
 	return s, 0
 }
-
-// truthy reports whether a JSON value is true (or the string "true").
-func truthy(raw json.RawMessage) bool {
-	s := string(bytes.TrimSpace(raw))
-	return s == "true" || s == `"true"`
-}
-
-// rawID returns a JSON string or number as text.
-func rawID(raw json.RawMessage) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return ""
-	}
-	var s string
-	if raw[0] == '"' {
-		if json.Unmarshal(raw, &s) != nil {
-			return ""
-		}
-		return clip(s, 40)
-	}
-	return clip(string(raw), 40)
-}
-
-// resultText returns a tool_result's content as text: a string, or its text blocks joined.
-func resultText(raw json.RawMessage) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 {
-		return ""
-	}
-	if raw[0] == '"' {
-		var s string
-		json.Unmarshal(raw, &s)
-		return s
-	}
-	var blocks []struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	}
-	json.Unmarshal(raw, &blocks)
-	var parts []string
-	for _, b := range blocks {
-		if b.Type == "text" {
-			parts = append(parts, b.Text)
-		}
-	}
-	return strings.Join(parts, "\n")
-}
-
-// after returns the text after the first marker up to end (or the end of the line), trimmed;
-// "" without the marker.
-func after(text, marker, end string) string {
-	_, rest, ok := strings.Cut(text, marker)
-	if !ok {
-		return ""
-	}
-	if i := strings.Index(rest, end); i >= 0 {
-		rest = rest[:i]
-	}
-	if i := strings.IndexByte(rest, '\n'); i >= 0 {
-		rest = rest[:i]
-	}
-	return strings.TrimSpace(rest)
-}
-
-func firstNonEmpty(ss ...string) string {
-	for _, s := range ss {
-		if s != "" {
-			return s
-		}
-	}
-	return ""
-}
-
-// clip redacts s (internal/redact), then sanitizes and cuts it to n runes: redacting first, so
-// that no cut can split a credential and let its head through unrecognised.
-func clip(s string, n int) string { return safetext.Clip(redact.String(s), n) }

@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"time"
 	"unicode/utf16"
@@ -587,43 +588,48 @@ func (e *TypeError) Error() string { return fmt.Sprintf("field %q has the wrong 
 // escaping); invalid UTF-8 becomes U+FFFD.
 func AppendString(dst []byte, s string) []byte {
 	const hexDigits = "0123456789abcdef"
-	dst = append(dst, '"')
+	dst = append(slices.Grow(dst, len(s)+2), '"')
+	start := 0 // the bytes from start to i need no escape: copied as one run
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
-			switch {
-			case c == '"' || c == '\\':
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch c {
+			case '"', '\\':
 				dst = append(dst, '\\', c)
-			case c == '\n':
+			case '\n':
 				dst = append(dst, '\\', 'n')
-			case c == '\r':
+			case '\r':
 				dst = append(dst, '\\', 'r')
-			case c == '\t':
+			case '\t':
 				dst = append(dst, '\\', 't')
-			case c == '\b':
+			case '\b':
 				dst = append(dst, '\\', 'b')
-			case c == '\f':
+			case '\f':
 				dst = append(dst, '\\', 'f')
-			case c < 0x20:
-				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
 			default:
-				dst = append(dst, c)
+				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
 			}
 			i++
+			start = i
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		switch {
 		case r == utf8.RuneError && size == 1:
-			dst = append(dst, "\\ufffd"...)
+			dst = append(append(dst, s[start:i]...), "\\ufffd"...)
+			start = i + size
 		case r == '\u2028' || r == '\u2029':
-			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
-		default:
-			dst = append(dst, s[i:i+size]...)
+			dst = append(append(dst, s[start:i]...), '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
+			start = i + size
 		}
 		i += size
 	}
-	return append(dst, '"')
+	return append(append(dst, s[start:]...), '"')
 }
 
 func isASCII(b []byte) bool {
