@@ -77,6 +77,21 @@ if command -v file >/dev/null 2>&1; then
 	file "$tmp/zoneline_${version}_linux_amd64/zoneline" | grep -q 'statically linked' || die "the release binary is not static"
 fi
 
+# The README's route before a release exists: npm from the two tarballs in dist/, no registry of
+# ours, an empty HOME; `zoneline install` registers the native binary.
+say "npm i -g from the tarballs in dist/ (the README's route without a release)"
+tb=$tmp/tarballs
+mkdir -p "$tb/home"
+(cd "$dist" && HOME=$tb/home npm i -g --no-audit --no-fund --loglevel=error --prefix "$tb/prefix" \
+	"./zoneline-linux-x64-$version.tgz" "./zoneline-$version.tgz" >/dev/null) || die "npm i -g of the dist/ tarballs failed"
+got=$(HOME=$tb/home "$tb/prefix/bin/zoneline" version)
+[ "$got" = "zoneline $version" ] || die "the tarball-installed zoneline says '$got'"
+HOME=$tb/home CLAUDE_CONFIG_DIR=$tb/home/.claude XDG_CONFIG_HOME=$tb/home/.config XDG_STATE_HOME=$tb/home/.local/state \
+	"$tb/prefix/bin/zoneline" install >"$tb/install.log" 2>&1 || { cat "$tb/install.log"; die "install from the tarballs failed"; }
+grep -q 'node_modules/zoneline-linux-x64/zoneline statusline' "$tb/home/.claude/settings.json" ||
+	die "install from the tarballs did not register the native binary: $(cat "$tb/home/.claude/settings.json")"
+rm -rf "$tb"
+
 # Reproducible: the same commit, cloned elsewhere and built under another umask, gives the same
 # bytes.
 say "goreleaser release --snapshot again, from another clone under umask 002: the same bytes"

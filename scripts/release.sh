@@ -25,5 +25,5 @@ cat <<MSG
 release: version $version in dist/ (checksums verified). To install on a machine like this one:
   tar -xzf dist/zoneline_${version}_${os}_${arch}.tar.gz && ./zoneline_${version}_${os}_${arch}/zoneline install
 or with npm, from the two tarballs:
-  npm i -g dist/zoneline-${npmos}-${cpu}-${version}.tgz dist/zoneline-${version}.tgz && zoneline install
+  npm i -g ./dist/zoneline-${npmos}-${cpu}-${version}.tgz ./dist/zoneline-${version}.tgz && zoneline install
 MSG
