@@ -5,7 +5,7 @@ import (
 
 	"github.com/zoneline/zoneline/install"
 	"github.com/zoneline/zoneline/internal/safetext"
-	"github.com/zoneline/zoneline/mod"
+	"github.com/zoneline/zoneline/ccmod"
 )
 
 // checkMod is what `install -mod` checks before anything is written. The mod is the user's: it
@@ -32,7 +32,7 @@ func (e *Env) installMod(bin string, dryRun bool) error {
 			return err
 		}
 	}
-	dir, changed, err := install.InstallMod(e.Paths.ClaudeDir, bin, mod.FS, mod.Root, dryRun)
+	dir, changed, err := install.InstallMod(e.Paths.ClaudeDir, bin, ccmod.FS, ccmod.Root, dryRun)
 	if err != nil {
 		return err
 	}

@@ -13,7 +13,7 @@ import (
 
 	"github.com/zoneline/zoneline/hook"
 	"github.com/zoneline/zoneline/install"
-	"github.com/zoneline/zoneline/mod"
+	"github.com/zoneline/zoneline/ccmod"
 	"github.com/zoneline/zoneline/notify/notifytest"
 )
 
@@ -24,7 +24,7 @@ const modSonnet = "claude-sonnet-4-5"
 // and returns the mod's folder, naming bin as the zoneline it runs.
 func modDir(t *testing.T, bin string) string {
 	t.Helper()
-	dir, _, err := install.InstallMod(t.TempDir(), bin, mod.FS, mod.Root, false)
+	dir, _, err := install.InstallMod(t.TempDir(), bin, ccmod.FS, ccmod.Root, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -160,7 +160,7 @@ func TestUninstallModKeepsLink(t *testing.T) {
 	dir := testtmp.Dir(t)
 	claude := filepath.Join(dir, "claude")
 	checkout := filepath.Join(dir, "checkout")
-	if _, _, err := InstallMod(filepath.Join(dir, "other"), "/opt/zoneline", os.DirFS(".."), "mod/zoneline", false); err != nil {
+	if _, _, err := InstallMod(filepath.Join(dir, "other"), "/opt/zoneline", os.DirFS(".."), "ccmod/zoneline", false); err != nil {
 		t.Fatal(err)
 	}
 	os.Rename(ModDir(filepath.Join(dir, "other")), checkout)

@@ -1,6 +1,6 @@
-// Package mod holds zoneline's Claude Code mod (the plugin folder zoneline/), embedded in the
+// Package ccmod holds zoneline's Claude Code mod (the plugin folder zoneline/), embedded in the
 // binary so that `zoneline install -mod` can write it into Claude Code's folder.
-package mod
+package ccmod
 
 import "embed"
 
