@@ -7,7 +7,7 @@ import (
 
 	"github.com/zoneline/zoneline/pipeline"
 
-	"github.com/zoneline/zoneline/hook"
+	"github.com/zoneline/zoneline/hookevent"
 	"github.com/zoneline/zoneline/payload"
 )
 
@@ -26,13 +26,13 @@ and a problem goes to the log.`,
 // runHook is `zoneline hook`, registered for every hook event; it reads the payload on stdin.
 // It never fails Claude Code: a panic anywhere (even before dispatch) is logged and exits 0,
 // since Go's exit code 2 for a panic would erase a UserPromptSubmit prompt. Its deadline
-// (hook.Deadline) starts before stdin is read, and a stdin left open is read for hookStdinWait.
+// (hookevent.Deadline) starts before stdin is read, and a stdin left open is read for hookStdinWait.
 func runHook(e *Env, args []string) {
 	start := time.Now()
-	var guard *hook.Guard
+	var guard *hookevent.Guard
 	if e.process {
 		ignoreSIGPIPE()
-		guard = hook.StartGuard(e.State, hook.Deadline, nil)
+		guard = hookevent.StartGuard(e.State, hookevent.Deadline, nil)
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -47,7 +47,7 @@ func runHook(e *Env, args []string) {
 	if cfgErr != nil {
 		e.State.Log("hook", "config: %s", pipeline.ConfigProblem(cfgErr))
 	}
-	c := &hook.Context{State: e.State, Config: cfg, ConfigErr: cfgErr, ClaudeDir: e.Paths.ClaudeDir, Getenv: e.Getenv, Now: e.Now, Guard: guard,
+	c := &hookevent.Context{State: e.State, Config: cfg, ConfigErr: cfgErr, ClaudeDir: e.Paths.ClaudeDir, Getenv: e.Getenv, Now: e.Now, Guard: guard,
 		Warn: func(h *payload.Hook) error { return e.pipeline().StopWarning(cfg, h) }}
-	hook.Run(c, data, readErr, e.Stdout)
+	hookevent.Run(c, data, readErr, e.Stdout)
 }

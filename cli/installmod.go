@@ -3,9 +3,9 @@ package cli
 import (
 	"fmt"
 
+	"github.com/zoneline/zoneline/ccmod"
 	"github.com/zoneline/zoneline/install"
 	"github.com/zoneline/zoneline/internal/safetext"
-	"github.com/zoneline/zoneline/ccmod"
 )
 
 // checkMod is what `install -mod` checks before anything is written. The mod is the user's: it

@@ -14,7 +14,7 @@ import (
 
 	"github.com/zoneline/zoneline/checkpoint"
 	"github.com/zoneline/zoneline/config"
-	"github.com/zoneline/zoneline/hook"
+	"github.com/zoneline/zoneline/hookevent"
 	"github.com/zoneline/zoneline/internal/jsonscan"
 	"github.com/zoneline/zoneline/internal/safetext"
 	"github.com/zoneline/zoneline/skills"
@@ -322,7 +322,7 @@ func (e *Env) modSaveCheckpoint(id string) error {
 // one JSON line (count, trigger, how the restore went, whether a verified checkpoint was there).
 func (e *Env) modReceipt(id string) error {
 	cfg, _ := e.loadConfigCached()
-	rs, err := hook.LastRestore(e.State, id)
+	rs, err := hookevent.LastRestore(e.State, id)
 	if err != nil {
 		e.State.Log("mod", "receipt %s: %v", id, err)
 	}

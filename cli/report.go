@@ -13,7 +13,7 @@ import (
 
 	"github.com/zoneline/zoneline/checkpoint"
 	"github.com/zoneline/zoneline/config"
-	"github.com/zoneline/zoneline/hook"
+	"github.com/zoneline/zoneline/hookevent"
 	"github.com/zoneline/zoneline/internal/safetext"
 	"github.com/zoneline/zoneline/report"
 	"github.com/zoneline/zoneline/state"
@@ -175,11 +175,11 @@ func (e *Env) reportState(limit time.Duration) func(string) (report.SessionState
 		if !state.ValidSessionID(session) {
 			return report.SessionState{}, false
 		}
-		recs, ok, err := hook.Records(e.State, session)
+		recs, ok, err := hookevent.Records(e.State, session)
 		if !ok || err != nil {
 			return report.SessionState{}, false
 		}
-		st := report.SessionState{Verdicts: hook.Verdicts(e.State, session), Limit: limit}
+		st := report.SessionState{Verdicts: hookevent.Verdicts(e.State, session), Limit: limit}
 		for _, r := range recs {
 			st.Records = append(st.Records, report.StateRecord{N: r.N, Time: r.Time, Trigger: r.Trigger, Restore: r.Restore})
 		}

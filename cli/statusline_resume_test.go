@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/zoneline/zoneline/hook"
+	"github.com/zoneline/zoneline/hookevent"
 	"github.com/zoneline/zoneline/state"
 )
 
@@ -28,7 +28,7 @@ func TestStatuslineShowsResume(t *testing.T) {
 	for _, tt := range []struct{ verdict, want, not string }{{"off", "OFF PLAN", "on plan"}, {"on", "on plan", "OFF PLAN"}, {"", "", "PLAN"}} {
 		e, out, _ := testEnv(t, payload, nil)
 		if tt.verdict != "" {
-			path, _ := e.State.SessionFile(id, hook.ResumeFile)
+			path, _ := e.State.SessionFile(id, hookevent.ResumeFile)
 			if err := state.MkdirPrivate(filepath.Dir(path)); err != nil {
 				t.Fatal(err)
 			}

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zoneline/zoneline/hook"
+	"github.com/zoneline/zoneline/hookevent"
 	"github.com/zoneline/zoneline/snapshot"
 	"github.com/zoneline/zoneline/state"
 )
@@ -159,11 +159,11 @@ func TestCompactionRestore(t *testing.T) {
 	if n := strings.Count(first, ck); n != 1 {
 		t.Errorf("first request after /compact carries the checkpoint %d times, want exactly 1", n)
 	}
-	if n := strings.Count(first, hook.RecoveryInstructions); n != 1 {
+	if n := strings.Count(first, hookevent.RecoveryInstructions); n != 1 {
 		t.Errorf("first request after /compact carries the recovery instructions %d times, want 1", n)
 	}
-	if n := strings.Count(next, hook.RestoreHeading); n != strings.Count(first, hook.RestoreHeading) {
-		t.Errorf("the next turn carries the restore %d times, the first %d: it was delivered again", n, strings.Count(first, hook.RestoreHeading))
+	if n := strings.Count(next, hookevent.RestoreHeading); n != strings.Count(first, hookevent.RestoreHeading) {
+		t.Errorf("the next turn carries the restore %d times, the first %d: it was delivered again", n, strings.Count(first, hookevent.RestoreHeading))
 	}
 	if n := strings.Count(next, ck); n > 1 {
 		t.Errorf("the next turn carries the checkpoint %d times", n)
@@ -220,8 +220,8 @@ func TestCompactionHoldOnce(t *testing.T) {
 		t.Errorf("zoneline did not record the hold:\n%s", log)
 	}
 	debug := claudeDebugLog(t, s)
-	if !strings.Contains(debug, "blocked by PreCompact hook") || !strings.Contains(debug, hook.HoldReason) {
-		t.Errorf("Claude Code's debug log has no PreCompact block with the hold's reason %q", hook.HoldReason)
+	if !strings.Contains(debug, "blocked by PreCompact hook") || !strings.Contains(debug, hookevent.HoldReason) {
+		t.Errorf("Claude Code's debug log has no PreCompact block with the hold's reason %q", hookevent.HoldReason)
 	}
 	screen := strings.Join(strings.Fields(s.Screen(false)), " ")
 	if strings.Contains(screen, "/compact-prep") {

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zoneline/zoneline/hook"
+	"github.com/zoneline/zoneline/hookevent"
 	"github.com/zoneline/zoneline/notify/notifytest"
 )
 
@@ -172,7 +172,7 @@ func TestInFlightRestore(t *testing.T) {
 	compactAt := runInFlight(t, s, bins, "- Action: edit auth/session.go, then run `go test ./auth`\n- Expected: TestRedirect passes")
 	s.Prompt("after the compaction")
 	first := bodyText(t, firstAfter(t, s, compactAt))
-	i := strings.Index(first, hook.InFlightHeading)
+	i := strings.Index(first, hookevent.InFlightHeading)
 	if i < 0 {
 		t.Fatalf("the first request after /compact has no work in flight:\n%s", first)
 	}

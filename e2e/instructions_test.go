@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zoneline/zoneline/hook"
+	"github.com/zoneline/zoneline/hookevent"
 	"github.com/zoneline/zoneline/snapshot"
 	"github.com/zoneline/zoneline/state"
 )
@@ -150,7 +150,7 @@ func additional(t *testing.T, r Request) string {
 func checkInstructions(t *testing.T, add string, wantNext bool) {
 	t.Helper()
 	t.Logf("Additional Instructions:%s", add)
-	if n := strings.Count(add, hook.InstructionsHead); n != 1 {
+	if n := strings.Count(add, hookevent.InstructionsHead); n != 1 {
 		t.Errorf("zoneline's instructions appear %d times, want once", n)
 	}
 	wants := []string{"release-train", "pushed " + instrBranch}
@@ -207,7 +207,7 @@ func TestPreCompactInstructionsFocus(t *testing.T) {
 	if words < 0 {
 		t.Fatalf("the user's words are not in the additional instructions")
 	}
-	if words > strings.Index(add, hook.InstructionsHead) {
+	if words > strings.Index(add, hookevent.InstructionsHead) {
 		t.Errorf("the user's words come after zoneline's instructions, want them first")
 	}
 }

@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zoneline/zoneline/hook"
-	"github.com/zoneline/zoneline/install"
 	"github.com/zoneline/zoneline/ccmod"
+	"github.com/zoneline/zoneline/hookevent"
+	"github.com/zoneline/zoneline/install"
 	"github.com/zoneline/zoneline/notify/notifytest"
 )
 
@@ -167,7 +167,7 @@ func TestModAutoCompactInstructions(t *testing.T) {
 	if i < 0 {
 		t.Fatalf("the summarisation request has no \"Additional Instructions:\"")
 	}
-	if n := strings.Count(body[i:], hook.NothingToKeep); n != 1 {
+	if n := strings.Count(body[i:], hookevent.NothingToKeep); n != 1 {
 		t.Errorf("the instructions after \"Additional Instructions:\" carry zoneline's line %d times, want once:\n%.1200s", n, body[i:])
 	}
 }
@@ -205,7 +205,7 @@ func TestModCompactAt(t *testing.T) {
 	cs := s.Requests(KindCompact)
 	body := bodyText(t, cs[0])
 	want := "Keep verbatim the path of zoneline's checkpoint, which is put back after this compaction: " + ckPath
-	if i := strings.Index(body, "Additional Instructions:"); i < 0 || !strings.Contains(body[i:], want) || strings.Count(body[i:], hook.InstructionsHead) != 1 {
+	if i := strings.Index(body, "Additional Instructions:"); i < 0 || !strings.Contains(body[i:], want) || strings.Count(body[i:], hookevent.InstructionsHead) != 1 {
 		t.Errorf("the compaction request lacks the PreCompact hook's instructions naming the checkpoint once (%q)", want)
 	}
 	if f := s.Requests(KindFork); len(f) > 0 && f[0].T > cs[0].T {
@@ -226,7 +226,7 @@ func TestModCompactAt(t *testing.T) {
 	if n := strings.Count(first, ck); n != 1 {
 		t.Errorf("the first request after the compaction carries the checkpoint %d times, want 1", n)
 	}
-	if strings.Count(next, hook.RestoreHeading) != strings.Count(first, hook.RestoreHeading) {
+	if strings.Count(next, hookevent.RestoreHeading) != strings.Count(first, hookevent.RestoreHeading) {
 		t.Errorf("the restore was delivered again on the next request")
 	}
 	// The receipt on the row: tokens before and after, and the checkpoint restored.

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/zoneline/zoneline/checkpoint"
-	"github.com/zoneline/zoneline/hook"
+	"github.com/zoneline/zoneline/hookevent"
 	"github.com/zoneline/zoneline/sessions"
 	"github.com/zoneline/zoneline/skills"
 	"github.com/zoneline/zoneline/state"
@@ -256,7 +256,7 @@ func TestSessionsCompactFlow(t *testing.T) {
 		t.Fatal("no request after the compaction: /postcompact was not sent")
 	}
 	body := bodyText(t, *first)
-	for _, want := range []string{hook.RestoreHeading, "E2E-GOAL-7731", "postcompact"} {
+	for _, want := range []string{hookevent.RestoreHeading, "E2E-GOAL-7731", "postcompact"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the first request after the compaction lacks %q", want)
 		}

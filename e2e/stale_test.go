@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/zoneline/zoneline/hook"
+	"github.com/zoneline/zoneline/hookevent"
 	"github.com/zoneline/zoneline/notify"
 )
 
@@ -166,11 +166,11 @@ func TestSecondCompactionStale(t *testing.T) {
 	var restore1 []string
 	for _, r := range s.Requests(KindMain) {
 		if r.T > compact1 {
-			restore1 = messageStrings(t, r, hook.RestoreHeading+" #1")
+			restore1 = messageStrings(t, r, hookevent.RestoreHeading+" #1")
 			break
 		}
 	}
-	if len(restore1) == 0 || !strings.Contains(restore1[0], hook.RecoveryInstructions) || !strings.Contains(restore1[0], "E2E-GOAL-7731") {
+	if len(restore1) == 0 || !strings.Contains(restore1[0], hookevent.RecoveryInstructions) || !strings.Contains(restore1[0], "E2E-GOAL-7731") {
 		t.Fatalf("compaction #1 did not restore the fresh checkpoint: %q", restore1)
 	}
 
@@ -194,7 +194,7 @@ func TestSecondCompactionStale(t *testing.T) {
 	var restore2 []string
 	for _, r := range s.Requests(KindMain) {
 		if r.T > compact2 {
-			restore2 = messageStrings(t, r, hook.RestoreHeading+" #2")
+			restore2 = messageStrings(t, r, hookevent.RestoreHeading+" #2")
 			break
 		}
 	}
@@ -203,7 +203,7 @@ func TestSecondCompactionStale(t *testing.T) {
 	}
 	r2 := restore2[0]
 	t.Logf("restore #2: %s", r2)
-	for _, bad := range []string{hook.RecoveryInstructions, "ground truth you wrote", "E2E-GOAL-7731", "<checkpoint "} {
+	for _, bad := range []string{hookevent.RecoveryInstructions, "ground truth you wrote", "E2E-GOAL-7731", "<checkpoint "} {
 		if strings.Contains(r2, bad) {
 			t.Errorf("the restore of #2 presents the pre-#1 checkpoint as truth (%q)", bad)
 		}

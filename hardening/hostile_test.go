@@ -16,7 +16,7 @@ import (
 	"testing"
 
 	"github.com/zoneline/zoneline/config"
-	"github.com/zoneline/zoneline/hook"
+	"github.com/zoneline/zoneline/hookevent"
 	"github.com/zoneline/zoneline/state"
 )
 
@@ -32,7 +32,7 @@ type hcase struct {
 
 // events returns every hook event to run: the registered ones, plus ones no handler has.
 func events() []string {
-	evs := hook.Events()
+	evs := hookevent.Events()
 	slices.Sort(evs)
 	return append(evs, "SessionEnd", "NoSuchEvent", "")
 }
@@ -229,8 +229,8 @@ func generated() []hcase {
 			}},
 		stateSetup("state-inflight-garbage", func(t *testing.T, w *world) {
 			write(t, filepath.Join(sdir(w), "inflight-stop.json"), []byte("\x00{\"background\":[[[\xff"))
-			write(t, filepath.Join(sdir(w), hook.ResumePendingFile), []byte(`{"n":"x","Next":{"Commands":[5]}}`))
-			mkfifo(t, filepath.Join(sdir(w), hook.ResumeFile))
+			write(t, filepath.Join(sdir(w), hookevent.ResumePendingFile), []byte(`{"n":"x","Next":{"Commands":[5]}}`))
+			mkfifo(t, filepath.Join(sdir(w), hookevent.ResumeFile))
 		}),
 
 		stateSetup("state-read-only-chmod", func(t *testing.T, w *world) {

@@ -7,12 +7,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/zoneline/zoneline/hook"
+	"github.com/zoneline/zoneline/hookevent"
 )
 
 // TestPreCompactBigTranscript: on a 200 MB transcript that never compacted (the worst case: the
 // whole window is the stretch), PreCompact prints the summariser's instructions, naming the
-// skill and the push near the end, within its deadline (hook.Deadline: past it the process
+// skill and the push near the end, within its deadline (hookevent.Deadline: past it the process
 // prints nothing). The time is logged; speed itself is BenchmarkEvidenceSinceCompaction's.
 func TestPreCompactBigTranscript(t *testing.T) {
 	if testing.Short() {
@@ -43,10 +43,10 @@ func TestPreCompactBigTranscript(t *testing.T) {
 	fi, _ := f.Stat()
 	f.Close()
 	r := w.run(t, bin, hookPayload(w, sessionID, "PreCompact", "trigger", "auto"), []string{"hook"})
-	t.Logf("PreCompact on a %d MB transcript: %v (deadline %v)", fi.Size()>>20, r.took, hook.Deadline)
+	t.Logf("PreCompact on a %d MB transcript: %v (deadline %v)", fi.Size()>>20, r.took, hookevent.Deadline)
 	checkHook(t, "PreCompact 200 MB", r)
 	got := string(r.stdout)
-	for _, want := range []string{hook.InstructionsHead, "big-skill", "pushed feat/big"} {
+	for _, want := range []string{hookevent.InstructionsHead, "big-skill", "pushed feat/big"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("PreCompact's output lacks %q (late past its deadline, or the tail not read):\n%s", want, got)
 		}

@@ -14,11 +14,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zoneline/zoneline/hook"
+	"github.com/zoneline/zoneline/hookevent"
 	"github.com/zoneline/zoneline/state"
 )
 
-// Deadlines of the processes, from their start (cli/process.go, hook.Deadline), and the margin
+// Deadlines of the processes, from their start (cli/process.go, hookevent.Deadline), and the margin
 // a loaded machine gets on top.
 const (
 	statuslineDeadline = 2 * time.Second
@@ -83,7 +83,7 @@ func TestStdinLeftOpen(t *testing.T) {
 		{"statusline", []string{"statusline"}, statuslinePayload(w, sessionID, 150_000), wholePayloadWait, "150k"},
 		{"statusline-nothing", []string{"statusline"}, nil, statuslineDeadline, "⚠"},
 		{"statusline-half", []string{"statusline"}, statuslinePayload(w, sessionID, 150_000)[:40], statuslineDeadline, "⚠"},
-		{"PreCompact", []string{"hook"}, hookPayload(w, sessionID, "PreCompact"), wholePayloadWait, hook.NothingToKeep},
+		{"PreCompact", []string{"hook"}, hookPayload(w, sessionID, "PreCompact"), wholePayloadWait, hookevent.NothingToKeep},
 		{"UserPromptSubmit", []string{"hook"}, hookPayload(w, sessionID, "UserPromptSubmit"), wholePayloadWait, ""},
 		{"hook-nothing", []string{"hook"}, nil, hookDeadline, ""},
 	} {

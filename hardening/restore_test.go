@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/zoneline/zoneline/hook"
+	"github.com/zoneline/zoneline/hookevent"
 	"github.com/zoneline/zoneline/state"
 )
 
@@ -61,7 +61,7 @@ func TestRestoreFailsClosedOnPlantedLock(t *testing.T) {
 			for _, p := range []string{"p1", "p2"} {
 				w.run(t, bin, hookPayload(w, sessionID, "PostCompact", "prompt_id", p), []string{"hook"})
 				text := restoreOf(t, w.run(t, bin, hookPayload(w, sessionID, "SessionStart", "prompt_id", p), []string{"hook"}))
-				if strings.Contains(text, hook.RecoveryInstructions) || strings.Contains(text, "<checkpoint ") {
+				if strings.Contains(text, hookevent.RecoveryInstructions) || strings.Contains(text, "<checkpoint ") {
 					t.Errorf("%s: the checkpoint was presented as ground truth:\n%s", p, text)
 				}
 				if !strings.Contains(text, "STALE CHECKPOINT") || !strings.Contains(text, "could not be read or recorded") {

@@ -17,7 +17,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/zoneline/zoneline/hook"
+	"github.com/zoneline/zoneline/hookevent"
 	"github.com/zoneline/zoneline/internal/procbench"
 )
 
@@ -171,7 +171,7 @@ func checkStatusline(t testing.TB, what string, r result) {
 
 // checkHook: stdout empty, exactly one JSON object, or (PreCompact's instructions for the
 // summariser) plain valid UTF-8 that does not look like JSON: one "zoneline: " line, or
-// zoneline's instructions (hook.InstructionsHead first) within hook.MaxInstructions characters.
+// zoneline's instructions (hookevent.InstructionsHead first) within hookevent.MaxInstructions characters.
 func checkHook(t testing.TB, what string, r result) {
 	t.Helper()
 	checkCommon(t, what, r)
@@ -192,7 +192,7 @@ func checkHook(t testing.TB, what string, r result) {
 		return
 	}
 	oneLine := bytes.Count(out, []byte("\n")) == 0 && bytes.HasPrefix(out, []byte("zoneline: "))
-	block := bytes.HasPrefix(out, []byte(hook.InstructionsHead)) && utf8.RuneCount(out) <= hook.MaxInstructions
+	block := bytes.HasPrefix(out, []byte(hookevent.InstructionsHead)) && utf8.RuneCount(out) <= hookevent.MaxInstructions
 	if !utf8.Valid(out) || !oneLine && !block {
 		t.Errorf("%s: hook stdout is neither JSON, one zoneline line nor zoneline's instructions: %q", what, cut(r.stdout))
 	}

@@ -1,7 +1,7 @@
 package pipeline
 
 import (
-	"github.com/zoneline/zoneline/hook"
+	"github.com/zoneline/zoneline/hookevent"
 	"github.com/zoneline/zoneline/internal/jsonscan"
 	"github.com/zoneline/zoneline/state"
 	"github.com/zoneline/zoneline/statusline"
@@ -14,7 +14,7 @@ func (c *Context) resumeVerdict(s *state.Session) string {
 	if s.Compactions == 0 {
 		return ""
 	}
-	path, err := c.State.SessionFile(s.ID, hook.ResumeFile)
+	path, err := c.State.SessionFile(s.ID, hookevent.ResumeFile)
 	if err != nil {
 		return ""
 	}
@@ -25,9 +25,9 @@ func (c *Context) resumeVerdict(s *state.Session) string {
 	var v string
 	jsonscan.DecodeFields(data, &v, verdictFields[:])
 	switch v {
-	case hook.OnPlan:
+	case hookevent.OnPlan:
 		return statusline.ResumeOnPlan
-	case hook.OffPlan:
+	case hookevent.OffPlan:
 		return statusline.ResumeOffPlan
 	}
 	return ""

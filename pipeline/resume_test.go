@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zoneline/zoneline/hook"
+	"github.com/zoneline/zoneline/hookevent"
 	"github.com/zoneline/zoneline/state"
 	"github.com/zoneline/zoneline/statusline"
 )
@@ -38,7 +38,7 @@ func TestResumeVerdict(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c := &Context{State: state.Dir{Root: filepath.Join(t.TempDir(), "state")}, Now: time.Now}
-			path, err := c.State.SessionFile(id, hook.ResumeFile)
+			path, err := c.State.SessionFile(id, hookevent.ResumeFile)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -84,7 +84,7 @@ func TestHouseSizes(t *testing.T) {
 // hotRooms are the packages on the statusline's and the hooks' path (ARCHITECTURE.md, "Rooms"),
 // and what none of them may import.
 var (
-	hotRooms  = []string{"pipeline", "hook", "statusline"}
+	hotRooms  = []string{"pipeline", "hookevent", "statusline"}
 	hotBanned = map[string]string{
 		"flag":                             "flags are cli's",
 		"os/exec":                          "no program is started from the hot path (notify and gitcache start theirs detached)",

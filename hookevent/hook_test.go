@@ -1,4 +1,4 @@
-package hook
+package hookevent
 
 import (
 	"strings"

@@ -1,8 +1,8 @@
-// Package hook is `zoneline hook`: the one command registered for every Claude Code hook event.
+// Package hookevent is `zoneline hook`: the one command registered for every Claude Code hook event.
 // It dispatches on the payload's hook_event_name to one handler per event. Whatever arrives, it
 // exits 0 within its deadline and prints exactly one JSON object or nothing; it never exits 2
 // (on UserPromptSubmit that would erase the user's prompt) unless a handler deliberately blocks.
-package hook
+package hookevent
 
 import (
 	"fmt"
