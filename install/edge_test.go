@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -193,6 +194,7 @@ func TestUninstallRowsSayWhat(t *testing.T) {
 // zoneline gives it, and nothing else: a state dir pointed at a busy folder keeps the user's
 // git/ checkouts, sessions/ notes and files.
 func TestPurgeStateOnlyOurs(t *testing.T) {
+	needsRemoveAll(t)
 	dir := testtmp.Dir(t)
 	files := map[string]bool{ // path → zoneline's
 		"zoneline.log": true, "zoneline.log.1": true, "gc.stamp": true, "config-cache.toml": true,
@@ -234,7 +236,8 @@ func TestUninstallRecordConfined(t *testing.T) {
 	os.MkdirAll(empty, 0o755)
 	os.WriteFile(victim, []byte("my notes\n"), 0o644)
 	os.MkdirAll(o.ClaudeDir, 0o755)
-	rec := `{"version": 2, "skills": {"` + victim + `": "` + hash([]byte("my notes\n")) + `", "` + filepath.Join(o.ClaudeDir, "skills", "..", "..", "home", "notes.md") + `": "` + hash([]byte("my notes\n")) + `"}, "dirs": ["` + empty + `"]}`
+	q := strconv.Quote // a Windows path's backslashes escaped (the paths are ASCII: Quote's escapes are JSON's)
+	rec := `{"version": 2, "skills": {` + q(victim) + `: "` + hash([]byte("my notes\n")) + `", ` + q(filepath.Join(o.ClaudeDir, "skills", "..", "..", "home", "notes.md")) + `: "` + hash([]byte("my notes\n")) + `"}, "dirs": [` + q(empty) + `]}`
 	os.WriteFile(RecordPath(o.Settings), []byte(rec), 0o644)
 	if _, err := Uninstall(o); err != nil {
 		t.Fatal(err)
