@@ -150,38 +150,15 @@ func (w *worker) file(path string) fileResult {
 	w.br.Reset(f)
 	s := fileScan{w: w, r: &r, lastCtx: -1, seen: map[string]bool{}, evidenceEnd: evidenceEnd}
 	w.ev.Reset()
-	var pending int64
-	for {
-		line, err := w.br.ReadSlice('\n')
-		n := int64(len(line))
-		if errors.Is(err, bufio.ErrBufferFull) {
-			r.huge++
-			for errors.Is(err, bufio.ErrBufferFull) {
-				line, err = w.br.ReadSlice('\n')
-				n += int64(len(line))
-			}
-			line = nil
-		}
+	var huge int64
+	r.read, huge, r.err = transcript.EachLine(w.br, func(line []byte, off int64) {
 		if len(bytes.TrimSpace(line)) > 0 {
 			r.lines++
-			s.evidence = r.read < s.evidenceEnd
+			s.evidence = off < s.evidenceEnd
 			s.line(line)
 		}
-		r.read += n
-		if pending += n; pending >= 1<<20 && w.report != nil {
-			w.report(pending)
-			pending = 0
-		}
-		if err != nil {
-			if !errors.Is(err, io.EOF) {
-				r.err = err
-			}
-			break
-		}
-	}
-	if w.report != nil && pending > 0 {
-		w.report(pending)
-	}
+	}, w.report)
+	r.huge += huge
 	s.finish()
 	return r
 }

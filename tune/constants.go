@@ -31,7 +31,4 @@ const (
 
 	// Round is the granularity of suggested thresholds, in tokens.
 	Round = 5_000
-
-	// progressEvery is how many bytes a worker reads between progress updates.
-	progressEvery = 1 << 20
 )

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"hash/maphash"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -220,37 +219,12 @@ func (w *worker) file(path string, size int64) fileResult {
 	}
 	w.models = map[string]string{}
 	w.br.Reset(f)
-	var pending int64
-	for {
-		line, err := w.br.ReadSlice('\n')
-		n := int64(len(line))
-		if errors.Is(err, bufio.ErrBufferFull) {
-			r.huge++
-			for errors.Is(err, bufio.ErrBufferFull) { // skip the rest of the line
-				line, err = w.br.ReadSlice('\n')
-				n += int64(len(line))
-			}
-			line = nil
-		}
-		if len(line) > 0 {
-			r.lines++
-			w.line(&r, line)
-		}
-		r.read += n
-		if pending += n; pending >= progressEvery && w.report != nil {
-			w.report(pending)
-			pending = 0
-		}
-		if err != nil {
-			if !errors.Is(err, io.EOF) {
-				r.err = err
-			}
-			break
-		}
-	}
-	if w.report != nil && pending > 0 {
-		w.report(pending)
-	}
+	var huge int64
+	r.read, huge, r.err = transcript.EachLine(w.br, func(line []byte, _ int64) {
+		r.lines++
+		w.line(&r, line)
+	}, w.report)
+	r.huge += huge
 	return r
 }
 
