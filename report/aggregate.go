@@ -388,22 +388,7 @@ func percent(kept, of int) string {
 }
 
 // Count formats n with thousands separators: 28,085.
-func Count(n int64) string {
-	s := fmt.Sprint(n)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
-}
+func Count(n int64) string { return tune.Grouped(n, ',') }
 
 // zonesLived builds section 3 from the workers' histograms.
 func (o Options) zonesLived(ws []*worker, comps []Compaction) []ModelZones {

@@ -280,14 +280,17 @@ func Block(s Suggestion) string {
 }
 
 // underscore writes n with _ between thousands, as the config template does: 120_000.
-func underscore(n int64) string {
+func underscore(n int64) string { return Grouped(n, '_') }
+
+// Grouped writes n with sep between thousands: 120_000 ('_'), 28,085 (',').
+func Grouped(n int64, sep byte) string {
 	s := fmt.Sprint(n)
 	neg := strings.HasPrefix(s, "-")
 	s = strings.TrimPrefix(s, "-")
 	var b strings.Builder
 	for i, r := range s {
 		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte('_')
+			b.WriteByte(sep)
 		}
 		b.WriteRune(r)
 	}
