@@ -172,7 +172,7 @@ func (e *Env) modStatusJSON(r pipeline.Rendered, cfg *config.Config, width int) 
 	b = jsonBool(b, "prep_crossed", crossed)
 	b = jsonStr(b, "tier", r.Warning.Hint())
 	b = jsonStr(b, "step", f.Step)
-	b = jsonStr(b, "step_color", statusline.HintHex)
+	b = jsonStr(b, "step_color", statusline.HintHex())
 	b = jsonInt(b, "compactions", int64(v.Compactions))
 
 	// [mod] compact_at: the point at which the mod compacts an idle session by itself.

@@ -1,6 +1,9 @@
 package statusline
 
 import (
+	"strconv"
+	"strings"
+
 	"github.com/zoneline/zoneline/internal/termcolor"
 	"github.com/zoneline/zoneline/zones"
 )
@@ -19,16 +22,36 @@ type Face struct {
 	Step    string // "⚑ /compact-prep", "⚑ /compact": the pending step; "" for none
 }
 
-// zoneHex are the truecolor table's zone colours (style.go), as the mod's Text takes them.
-var zoneHex = [numStyles]string{
-	styleSmart: "#7ed383",
-	styleWarn:  "#f1c85a",
-	styleDumb:  "#f0625a",
-	styleHint:  "#f1c85a",
-}
+// zoneHex returns style st's colour as the mod's Text takes it (#rrggbb): the truecolor
+// table's (style.go), read from it so the row and the line cannot drift apart; "" for a style
+// with no colour (dim, plain).
+func zoneHex(st style) string { return hexOf(sgrTrueColor[st]) }
 
-// HintHex is the pending step's colour (bold): the hint style's.
-const HintHex = "#f1c85a"
+// HintHex returns the pending step's colour (drawn bold): the hint style's.
+func HintHex() string { return zoneHex(styleHint) }
+
+// hexOf returns the colour of a truecolor SGR opening ("\x1b[1;38;2;240;70;60m") as #rrggbb,
+// or "" when it sets none.
+func hexOf(sgr string) string {
+	i := strings.Index(sgr, "38;2;")
+	if i < 0 {
+		return ""
+	}
+	rgb := strings.Split(strings.TrimSuffix(sgr[i+len("38;2;"):], "m"), ";")
+	if len(rgb) != 3 {
+		return ""
+	}
+	const digits = "0123456789abcdef"
+	h := []byte{'#'}
+	for _, c := range rgb {
+		n, err := strconv.Atoi(c)
+		if err != nil || n < 0 || n > 255 {
+			return ""
+		}
+		h = append(h, digits[n>>4], digits[n&15])
+	}
+	return string(h)
+}
 
 // FaceOf returns view v's face with glyph set name (Options.Glyphs).
 func FaceOf(v View, set string) Face {
@@ -38,7 +61,7 @@ func FaceOf(v View, set string) Face {
 		z = zones.Unknown
 	}
 	st := zoneStyle(z)
-	f := Face{Color: zoneHex[st], Bold: st == styleDumb}
+	f := Face{Color: zoneHex(st), Bold: st == styleDumb}
 	plain := Options{Profile: termcolor.Ascii, Glyphs: set}
 	plain.Lines = [][]string{{"zone"}}
 	f.Zone = Render(v, plain)
@@ -78,7 +101,7 @@ func Row(v View, set string, width int) []RowPiece {
 	row := make([]RowPiece, 0, len(ps))
 	for _, p := range ps {
 		st := styleOf(p.Style)
-		row = append(row, RowPiece{Text: p.Text, Color: zoneHex[st], Bold: st == styleDumb || st == styleHint, Dim: st == styleDim})
+		row = append(row, RowPiece{Text: p.Text, Color: zoneHex(st), Bold: st == styleDumb || st == styleHint, Dim: st == styleDim})
 	}
 	return row
 }

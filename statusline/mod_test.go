@@ -18,13 +18,13 @@ func TestFaceOf(t *testing.T) {
 	}{
 		{"unknown", View{Window: 200000, Thresholds: th, Compact: cp}, Face{Zone: "○ --"}},
 		{"smart", View{Zone: zones.Smart, Tokens: 40000, Window: 200000, Thresholds: th, Compact: cp},
-			Face{Zone: "● SMART", Color: "#7ed383", Tokens: "40k/200k", Compact: "127k to compact"}},
+			Face{Zone: "● SMART", Color: "#7ed076", Tokens: "40k/200k", Compact: "127k to compact"}},
 		{"dumb with a step", View{Zone: zones.Dumb, Tokens: 140000, Window: 200000, Thresholds: th, Compact: cp, Tier: "dumb", Problems: []string{"x"}},
-			Face{Zone: "● DUMB", Color: "#f0625a", Bold: true, Tokens: "140k/200k", Compact: "27k to compact", Warn: true, Step: "⚑ /compact-prep"}},
+			Face{Zone: "● DUMB", Color: "#f0463c", Bold: true, Tokens: "140k/200k", Compact: "27k to compact", Warn: true, Step: "⚑ /compact-prep"}},
 		{"ready", View{Zone: zones.Dumb, Tokens: 160000, Window: 200000, Thresholds: th, Compact: cp, Tier: TierReady},
-			Face{Zone: "● DUMB", Color: "#f0625a", Bold: true, Tokens: "160k/200k", Compact: "7k to compact", Urgent: true, Step: "⚑ /compact"}},
+			Face{Zone: "● DUMB", Color: "#f0463c", Bold: true, Tokens: "160k/200k", Compact: "7k to compact", Urgent: true, Step: "⚑ /compact"}},
 		{"off", View{Zone: zones.Warn, Tokens: 90000, Window: 200000, Thresholds: th, Compact: zones.Compact{Source: "env"}},
-			Face{Zone: "● WARN", Color: "#f1c85a", Tokens: "90k/200k", Compact: "auto-compact off"}},
+			Face{Zone: "● WARN", Color: "#f1c84a", Tokens: "90k/200k", Compact: "auto-compact off"}},
 	} {
 		if got := FaceOf(c.v, "unicode"); got != c.want {
 			t.Errorf("%s: FaceOf = %+v\nwant %+v", c.name, got, c.want)
@@ -61,11 +61,11 @@ func TestRowFitsAsTheStatusLine(t *testing.T) {
 	}
 	// The pieces carry the line's colours: the zone bold in the dumb colour, the step bold.
 	row := Row(v, "unicode", 0)
-	if p := row[0]; p.Text != "● DUMB" || p.Color != zoneHex[styleDumb] || !p.Bold {
+	if p := row[0]; p.Text != "● DUMB" || p.Color != zoneHex(styleDumb) || !p.Bold {
 		t.Errorf("zone piece %+v", p)
 	}
 	for _, p := range row {
-		if strings.Contains(p.Text, "/compact-prep") && (!p.Bold || p.Color != HintHex) {
+		if strings.Contains(p.Text, "/compact-prep") && (!p.Bold || p.Color != zoneHex(styleHint)) {
 			t.Errorf("step piece %+v", p)
 		}
 	}

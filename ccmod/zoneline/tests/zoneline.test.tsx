@@ -15,11 +15,11 @@ const BAND = {
 
 // What `zoneline mod status` answers (the binary is mocked: its own tests hold its rules).
 const answer = (over: Record<string, unknown> = {}) => ({
-  v: 1, session: ID, zone: 'dumb', zone_text: '● DUMB', color: '#f0625a', bold: true,
+  v: 1, session: ID, zone: 'dumb', zone_text: '● DUMB', color: '#f0463c', bold: true,
   tokens: 140000, known: true, window: 200000, tokens_text: '140k/200k', auto_compact_on: true,
   auto_compact: 167000, to_compact: 27000, compact_text: '~27k to compact', compact_warn: true,
   compact_urgent: false, prep: 120000, prep_crossed: true, tier: 'dumb', step: '⚑ /compact-prep',
-  step_color: '#f1c85a', compactions: 0, compact_at: 0, compact_due: false, checkpoint: CK,
+  step_color: '#f1c84a', compactions: 0, compact_at: 0, compact_due: false, checkpoint: CK,
   checkpoint_fresh: false, checkpoint_verified: false, problems: [], ...over,
 })
 
@@ -120,7 +120,7 @@ describe('zoneline mod', () => {
       const ui = await $.ui.mount({ surface, ...BAND } as any)
       const zone = await piece(ui, '● DUMB')
       expect(zone).toBeDefined()
-      expect(zone?.props.color).toBe('#f0625a')
+      expect(zone?.props.color).toBe('#f0463c')
       expect(await ui.find({ type: 'Text', text: '140k/200k' })).toBeDefined()
       expect(await ui.find({ type: 'Text', text: '~27k to compact' })).toBeDefined()
       expect(await ui.find({ type: 'Text', text: '⚑ /compact-prep' })).toBeDefined()
@@ -130,13 +130,13 @@ describe('zoneline mod', () => {
 
   test('the row is the binary answer fitted to the band: asked with its width, drawn on one row', async ($, on) => {
     const run = (text: string, color = '', bold = false, dim = false) => ({ text, color, bold, dim })
-    const row = [run('● DUMB', '#f0625a', true), run(' '), run('140k/200k', '#f0625a', true), run(' · '), run('⚑ /compact-prep', '#f1c85a', true)]
+    const row = [run('● DUMB', '#f0463c', true), run(' '), run('140k/200k', '#f0463c', true), run(' · '), run('⚑ /compact-prep', '#f1c84a', true)]
     const w = await start($, on, { status: answer({ width: 40, row }) })
     const ui = await $.ui.mount({ surface: 'terminal', ...BAND, props: { ...BAND.props, bodyColumns: 40 } } as any)
     await settle()
     expect(w.runs).toContainEqual(['/bin/zoneline', 'mod', 'status', '-width', '40'])
     const zone = await piece(ui, '● DUMB')
-    expect(zone?.props.color).toBe('#f0625a')
+    expect(zone?.props.color).toBe('#f0463c')
     expect(await ui.find({ type: 'Text', text: '140k/200k' })).toBeDefined()
     // The binary left the distance out at this width: the row does not add it back.
     expect(await ui.find({ type: 'Text', text: '~27k to compact' })).toBeUndefined()
