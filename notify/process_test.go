@@ -191,30 +191,33 @@ func TestStatuslineRace(t *testing.T) {
 	w.statusline(t, 60_000) // the session exists, as in a running session
 
 	const n = 50
+	// Each process waits at a gate (a shell's read of one line from its pipe, which has no
+	// deadline) and then execs zoneline on a file that holds the payload: released together,
+	// and none of them can wait on stdin past its deadline however long the 50 starts take
+	// (a payload written to 50 pipes after the starts arrived too late on a loaded machine).
+	in := writeTemp(t, w.dir, "render.json", w.payload(150_000)) // warn, prep and imminent at once
 	cmds := make([]*exec.Cmd, n)
-	stdins := make([]io.WriteCloser, n)
+	gates := make([]io.WriteCloser, n)
 	outs := make([]bytes.Buffer, n)
 	for i := range cmds {
-		cmds[i] = exec.Command(bins.zoneline, "statusline")
+		cmds[i] = exec.Command("/bin/sh", "-c", `read _ && exec "$0" statusline < "$1"`, bins.zoneline, in)
 		cmds[i].Env = w.env
 		cmds[i].Stdout = &outs[i]
 		var err error
-		if stdins[i], err = cmds[i].StdinPipe(); err != nil {
+		if gates[i], err = cmds[i].StdinPipe(); err != nil {
 			t.Fatal(err)
 		}
 		if err := cmds[i].Start(); err != nil {
 			t.Fatal(err)
 		}
 	}
-	// Every process is up and blocked on stdin: release them together.
-	payload := w.payload(150_000) // warn, prep and imminent at once
 	var wg sync.WaitGroup
 	for i := range cmds {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			stdins[i].Write(payload)
-			stdins[i].Close()
+			gates[i].Write([]byte("go\n"))
+			gates[i].Close()
 		}()
 	}
 	wg.Wait()
