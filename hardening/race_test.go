@@ -17,24 +17,33 @@ import (
 	"github.com/zoneline/zoneline/state"
 )
 
-// racer is one started process waiting for its stdin.
+// racer is one started process waiting at its gate.
 type racer struct {
 	cmd         *exec.Cmd
-	stdin       io.WriteCloser
-	payload     []byte
+	gate        io.WriteCloser
 	out, stderr bytes.Buffer
 }
 
-// race starts every process, then releases their stdin together, and waits for all.
+// race starts every process, then releases them together, and waits for all. Each waits at a
+// gate (a shell's read of one line from its pipe, which has no deadline) and then execs bin on
+// a file that holds its payload: however long the starts take on a busy machine, no process
+// waits on its stdin past its own deadline (a payload written to the pipes after every start
+// could arrive too late).
 func race(t *testing.T, w *world, bin string, args []string, payloads [][]byte) []*racer {
 	t.Helper()
+	dir := t.TempDir()
 	rs := make([]*racer, len(payloads))
 	for i, p := range payloads {
-		r := &racer{cmd: exec.Command(bin, args...), payload: p}
+		in := filepath.Join(dir, fmt.Sprintf("payload-%d.json", i))
+		if err := os.WriteFile(in, p, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		gated := append([]string{"-c", `f=$1; shift; read _ && exec "$0" "$@" < "$f"`, bin, in}, args...)
+		r := &racer{cmd: exec.Command("/bin/sh", gated...)}
 		r.cmd.Env, r.cmd.Dir = w.env, w.project
 		r.cmd.Stdout, r.cmd.Stderr = &r.out, &r.stderr
 		var err error
-		if r.stdin, err = r.cmd.StdinPipe(); err != nil {
+		if r.gate, err = r.cmd.StdinPipe(); err != nil {
 			t.Fatal(err)
 		}
 		if err := r.cmd.Start(); err != nil {
@@ -47,8 +56,8 @@ func race(t *testing.T, w *world, bin string, args []string, payloads [][]byte) 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r.stdin.Write(r.payload)
-			r.stdin.Close()
+			r.gate.Write([]byte("go\n"))
+			r.gate.Close()
 		}()
 	}
 	wg.Wait()
