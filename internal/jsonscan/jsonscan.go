@@ -531,6 +531,20 @@ func Unquote(raw []byte) string {
 	return string(out)
 }
 
+// StringValue decodes tok, one JSON string token (quotes included), as Unquote does; ok is false
+// when tok is not exactly one valid string.
+func StringValue(tok []byte) (string, bool) {
+	s := &Scanner{b: tok}
+	if len(tok) == 0 || tok[0] != '"' {
+		return "", false
+	}
+	raw, err := s.rawString()
+	if err != nil || s.i != len(tok) {
+		return "", false
+	}
+	return Unquote(raw), true
+}
+
 // needsUnquote reports whether raw has an escape or a non-ASCII byte.
 func needsUnquote(raw []byte) bool {
 	for _, c := range raw {
