@@ -6,13 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"io/fs"
 	"os"
-	"runtime"
-	"sort"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/zoneline/zoneline/transcript"
@@ -63,79 +58,27 @@ type worker struct {
 	report func(int64)
 }
 
-func newWorker(since time.Time) *worker {
-	return &worker{br: bufio.NewReaderSize(nil, tune.MaxLine), since: since, models: map[string]*modelStats{}}
-}
-
-// scanFiles reads every file with one worker per core, biggest first, and returns the results
-// in the order of files and the workers (whose histograms the caller merges).
+// scanFiles reads every file (transcript.EachFile: one worker per core, biggest first) and
+// returns the results in the order of files and the workers (whose histograms the caller
+// merges).
 func scanFiles(files []string, sizes []int64, o Options) ([]fileResult, []*worker) {
-	workers := o.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	workers = max(1, min(workers, len(files)))
-	order := make([]int, len(files))
-	for i := range order {
-		order[i] = i
-	}
-	sort.SliceStable(order, func(a, b int) bool { return sizes[order[a]] > sizes[order[b]] })
-	var total int64
-	for _, s := range sizes {
-		total += s
-	}
 	results := make([]fileResult, len(files))
-	ws := make([]*worker, workers)
-	var (
-		next atomic.Int64
-		read atomic.Int64
-		wg   sync.WaitGroup
-	)
-	for k := range ws {
-		w := newWorker(o.Since)
-		ws[k] = w
-		if o.Progress != nil {
-			w.report = func(d int64) { o.Progress(read.Add(d), total) }
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				n := int(next.Add(1)) - 1
-				if n >= len(order) {
-					return
-				}
-				i := order[n]
-				results[i] = w.file(files[i])
-			}
-		}()
-	}
-	wg.Wait()
+	ws := transcript.EachFile(sizes, o.Workers, o.Progress, func(report func(int64)) *worker {
+		return &worker{br: bufio.NewReaderSize(nil, tune.MaxLine), since: o.Since, models: map[string]*modelStats{}, report: report}
+	}, func(w *worker, i int) { results[i] = w.file(files[i]) })
 	return results, ws
 }
 
 // file reads one transcript. It never fails: problems are recorded in the result.
 func (w *worker) file(path string) fileResult {
 	r := fileResult{path: path}
-	f, err := os.Open(path)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			r.vanished = true
-		} else {
-			r.err = err
-		}
+	f, fi, err := transcript.OpenWhole(path)
+	if f == nil {
+		r.vanished, r.err = err == nil, err
 		return r
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	switch {
-	case err != nil:
-		r.err = err
-		return r
-	case !fi.Mode().IsRegular():
-		r.err = errors.New("not a regular file")
-		return r
-	case !w.since.IsZero() && fi.ModTime().Before(w.since):
+	if !w.since.IsZero() && fi.ModTime().Before(w.since) {
 		r.skipped = true
 		return r
 	}

@@ -179,15 +179,7 @@ func Run(o Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	var total int64
-	for _, s := range sizes {
-		total += s
-	}
-	var progress func(int64)
-	if o.Progress != nil {
-		progress = func(read int64) { o.Progress(read, total) }
-	}
-	results := scanFiles(files, sizes, o.Workers, progress)
+	results := scanFiles(files, sizes, o.Workers, o.Progress)
 	rep := analyze(o, results, problems)
 	rep.Totals.Files = len(files)
 	rep.Totals.ElapsedMS = time.Since(start).Milliseconds()
