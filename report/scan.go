@@ -3,7 +3,6 @@ package report
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"errors"
 	"io"
 	"os"
@@ -50,12 +49,13 @@ type fileResult struct {
 
 // worker reads files one at a time with one line buffer and one evidence scanner.
 type worker struct {
-	br     *bufio.Reader
-	buf    []byte // lastMarker's chunk
-	ev     transcript.EvidenceScanner
-	since  time.Time
-	models map[string]*modelStats
-	report func(int64)
+	br      *bufio.Reader
+	buf     []byte // lastMarker's chunk
+	content []byte // a summary's message.content
+	ev      transcript.EvidenceScanner
+	since   time.Time
+	models  map[string]*modelStats
+	report  func(int64)
 }
 
 // scanFiles reads every file (transcript.EachFile: one worker per core, biggest first) and
@@ -293,31 +293,21 @@ func (s *fileScan) boundary(line []byte) bool {
 // summary judges the evidence before a compaction against its summary. A summary with no
 // boundary before it (Claude Code 1.0.6x wrote none) is a compaction of its own.
 func (s *fileScan) summary(line []byte) bool {
-	var w struct {
-		Type             string `json:"type"`
-		IsSidechain      bool   `json:"isSidechain"`
-		IsCompactSummary bool   `json:"isCompactSummary"`
-		UUID             string `json:"uuid"`
-		SessionID        string `json:"sessionId"`
-		Timestamp        string `json:"timestamp"`
-		Message          struct {
-			Content json.RawMessage `json:"content"`
-		} `json:"message"`
-	}
-	if json.Unmarshal(line, &w) != nil || w.Type != "user" || !w.IsCompactSummary || w.IsSidechain {
+	s.w.content = s.w.content[:0] // a summary without content has no text
+	rec, ok := transcript.ParseRecordContent(line, &s.w.content)
+	if !ok || rec.Type != "user" || !rec.IsCompactSummary || rec.Sidechain {
 		return false
 	}
 	if s.r.session == "" {
-		s.r.session = w.SessionID
+		s.r.session = rec.SessionID
 	}
 	if s.pending == nil {
-		t, _ := time.Parse(time.RFC3339Nano, w.Timestamp)
-		s.pending = &Compaction{Time: t, UUID: w.UUID, Model: s.lastModel, TurnsSince: s.turnsSince}
+		s.pending = &Compaction{Time: rec.Time, UUID: rec.UUID, Model: s.lastModel, TurnsSince: s.turnsSince}
 		s.pendingEv = s.w.ev.Evidence()
 		s.w.ev.Reset()
 		s.turnsSince = 0
 	}
-	text := contentText(w.Message.Content)
+	text := transcript.ContentText(s.w.content)
 	c := s.pending
 	c.Summary, c.SummaryLen = true, len([]rune(text))
 	judge(c, s.pendingEv, text)
@@ -364,31 +354,6 @@ func (s *fileScan) finish() {
 	for i := range s.r.comps {
 		s.r.comps[i].Session = s.r.session
 	}
-}
-
-// contentText is the text of a message's content: a string, or the text blocks of an array.
-func contentText(raw json.RawMessage) string {
-	var str string
-	if json.Unmarshal(raw, &str) == nil {
-		return str
-	}
-	var blocks []struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	}
-	if json.Unmarshal(raw, &blocks) != nil {
-		return ""
-	}
-	var b strings.Builder
-	for _, bl := range blocks {
-		if bl.Type == "text" {
-			if b.Len() > 0 {
-				b.WriteByte('\n')
-			}
-			b.WriteString(bl.Text)
-		}
-	}
-	return b.String()
 }
 
 // leadingKind reports whether line starts like a JSON object: a line that does not is a

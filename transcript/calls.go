@@ -77,7 +77,7 @@ func afterBoundary(buf []byte, content *[]byte) ([]byte, bool) {
 		if j := bytes.IndexByte(buf[i:], '\n'); j >= 0 {
 			le = i + j
 		}
-		if rec, ok := parseRecord(buf[ls:le], content); ok && rec.IsCompactBoundary() && !rec.Sidechain {
+		if rec, ok := ParseRecordContent(buf[ls:le], content); ok && rec.IsCompactBoundary() && !rec.Sidechain {
 			return buf[le:], true
 		}
 		end = ls
@@ -104,7 +104,7 @@ func callsIn(buf []byte, content *[]byte) (calls []Call) {
 			continue
 		}
 		*content = (*content)[:0]
-		rec, ok := parseRecord(line, content)
+		rec, ok := ParseRecordContent(line, content)
 		if !ok {
 			continue
 		}

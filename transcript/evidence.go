@@ -157,7 +157,7 @@ func (s *EvidenceScanner) Add(line []byte) {
 	}
 	s.content = s.content[:0]
 	s.decodes++
-	rec, ok := parseRecord(line, &s.content)
+	rec, ok := ParseRecordContent(line, &s.content)
 	if !ok || rec.Sidechain {
 		return
 	}
@@ -174,7 +174,7 @@ func (s *EvidenceScanner) Add(line []byte) {
 		s.results(line)
 	default:
 		s.slashName, s.slashUUID = "", ""
-		if text := resultText(s.content); strings.Contains(text, "<command-name>") {
+		if text := ContentText(s.content); strings.Contains(text, "<command-name>") {
 			s.slashName = strings.TrimPrefix(between(text, "<command-name>", "</command-name>"), "/")
 			s.slashUUID = rec.UUID
 		}
@@ -288,7 +288,7 @@ func (s *EvidenceScanner) skillBody(rec *Record, line []byte) {
 	json.Unmarshal(line, &r)
 	i, called := s.skillByTool[r.Source]
 	called = called && r.Source != ""
-	text := resultText(s.content)
+	text := ContentText(s.content)
 	head, body, _ := strings.Cut(strings.TrimLeft(text, " \n"), "\n")
 	dir, ok := strings.CutPrefix(strings.TrimSpace(head), string(skillBaseMarker))
 	if !ok {
@@ -474,7 +474,7 @@ func (s *EvidenceScanner) results(line []byte) {
 		if b.IsError {
 			continue
 		}
-		for _, a := range resolve(p, op, resultText(b.Content)) {
+		for _, a := range resolve(p, op, ContentText(b.Content)) {
 			a.Command, a.UUID = safetext.Field(p.cmd, MaxActionCommand), p.uuid
 			a.ID = safetext.Field(a.ID, 300)
 			s.ev.Actions = append(s.ev.Actions, a)

@@ -183,7 +183,7 @@ type toolInput struct {
 
 func (c *collector) line(line []byte) {
 	c.content = c.content[:0]
-	rec, ok := parseRecord(line, &c.content)
+	rec, ok := ParseRecordContent(line, &c.content)
 	if !ok {
 		return
 	}

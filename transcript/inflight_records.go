@@ -44,7 +44,7 @@ func (c *flightCollector) userRecord(line, content []byte, t time.Time) {
 	if bytes.Contains(content, []byte(`<task-notification>`)) {
 		var text string
 		if json.Unmarshal(content, &text) != nil {
-			text = resultText(content)
+			text = ContentText(content)
 		}
 		c.notification(text)
 	}
@@ -65,7 +65,7 @@ func (c *flightCollector) record(typ string, line []byte) {
 			Content json.RawMessage `json:"content"`
 		}
 		if json.Unmarshal(line, &r) == nil {
-			c.notification(resultText(r.Content))
+			c.notification(ContentText(r.Content))
 		}
 	case "permission-mode":
 		var r struct {
@@ -99,7 +99,7 @@ func (c *flightCollector) record(typ string, line []byte) {
 		case "task_status":
 			c.taskStatus(r.Attachment.TaskID, "", r.Attachment.Status, r.Attachment.Output)
 		case "queued_command":
-			c.notification(resultText(r.Attachment.Prompt))
+			c.notification(ContentText(r.Attachment.Prompt))
 		case "plan_mode", "plan_mode_reentry", "plan_mode_exit":
 			c.f.PlanSeen = true
 			if r.Attachment.PlanFile != "" {

@@ -46,7 +46,7 @@ func (c *flightCollector) results(content []byte, t time.Time) {
 			continue
 		}
 		if i, ok := c.bg[b.ToolUseID]; ok {
-			text := resultText(b.Content)
+			text := ContentText(b.Content)
 			bg := &c.f.Background[i]
 			bg.ID = safetext.Field(after(text, "with ID: ", ". "), 80)
 			if bg.ID != "" {
@@ -63,7 +63,7 @@ func (c *flightCollector) results(content []byte, t time.Time) {
 		}
 		if i, ok := c.agents[b.ToolUseID]; ok {
 			a := &c.f.Agents[i]
-			text := resultText(b.Content)
+			text := ContentText(b.Content)
 			if id := after(text, "agentId: ", " "); id != "" {
 				a.ID = safetext.Field(strings.TrimRight(id, ".,;)"), 80)
 				if c.agentID == nil {
@@ -97,12 +97,12 @@ func (c *flightCollector) results(content []byte, t time.Time) {
 		if id, ok := c.outputs[b.ToolUseID]; ok {
 			delete(c.outputs, b.ToolUseID)
 			if !b.IsError {
-				c.outputStatus(id, resultText(b.Content))
+				c.outputStatus(id, ContentText(b.Content))
 			}
 		}
 		if c.exits[b.ToolUseID] {
 			delete(c.exits, b.ToolUseID)
-			if !b.IsError && strings.HasPrefix(strings.TrimSpace(resultText(b.Content)), planApproved) {
+			if !b.IsError && strings.HasPrefix(strings.TrimSpace(ContentText(b.Content)), planApproved) {
 				c.planExit(t, true)
 			}
 		}
@@ -121,7 +121,7 @@ func (c *flightCollector) results(content []byte, t time.Time) {
 		}
 		if subject, ok := c.creates[b.ToolUseID]; ok {
 			delete(c.creates, b.ToolUseID)
-			text := resultText(b.Content)
+			text := ContentText(b.Content)
 			id := ""
 			if rest, ok := strings.CutPrefix(strings.TrimSpace(text), "Task #"); ok {
 				id, _, _ = strings.Cut(rest, " ")

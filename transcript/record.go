@@ -134,12 +134,13 @@ type wireUsage struct {
 // record_scan.go), and for those false also means the line is not valid
 // JSON. ParseRecord never retains line.
 func ParseRecord(line []byte) (Record, bool) {
-	return parseRecord(line, nil)
+	return ParseRecordContent(line, nil)
 }
 
-// parseRecord is ParseRecord that also copies message.content of a user,
-// assistant or system record into *content when content is not nil.
-func parseRecord(line []byte, content *[]byte) (Record, bool) {
+// ParseRecordContent is ParseRecord that also copies message.content of a user,
+// assistant or system record (its raw JSON, for ContentText) into *content when content
+// is not nil.
+func ParseRecordContent(line []byte, content *[]byte) (Record, bool) {
 	typ, ok := topLevelType(line)
 	if !ok {
 		return Record{}, false

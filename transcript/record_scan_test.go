@@ -46,7 +46,7 @@ func checkScanMatchesJSON(t *testing.T, line []byte) {
 		t.Fatalf("%q: %v", line, err)
 	}
 	content := []byte{}
-	if _, ok := parseRecord(line, &content); !ok || !bytes.Equal(content, ref.Message.Content) {
+	if _, ok := ParseRecordContent(line, &content); !ok || !bytes.Equal(content, ref.Message.Content) {
 		t.Fatalf("%q: content %q (ok %v), encoding/json %q", line, content, ok, ref.Message.Content)
 	}
 }
