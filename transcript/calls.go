@@ -89,13 +89,7 @@ func afterBoundary(buf []byte, content *[]byte) ([]byte, bool) {
 // it meets, at most maxCalls.
 func callsIn(buf []byte, content *[]byte) (calls []Call) {
 	seen := map[string]bool{}
-	for len(buf) > 0 {
-		line := buf
-		if i := bytes.IndexByte(buf, '\n'); i >= 0 {
-			line, buf = buf[:i], buf[i+1:]
-		} else {
-			buf = nil
-		}
+	for line := range bytes.Lines(buf) {
 		typ, ok := topLevelType(line)
 		if !ok || (typ != "system" && typ != "assistant") {
 			continue

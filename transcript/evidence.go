@@ -427,12 +427,7 @@ func (s *EvidenceScanner) results(line []byte) {
 	if len(s.pending) == 0 && len(s.skillWait) == 0 {
 		return
 	}
-	var blocks []struct {
-		Type      string          `json:"type"`
-		ToolUseID string          `json:"tool_use_id"`
-		Content   json.RawMessage `json:"content"`
-		IsError   bool            `json:"is_error"`
-	}
+	var blocks []resultBlock
 	if json.Unmarshal(s.content, &blocks) != nil {
 		return
 	}
@@ -444,16 +439,11 @@ func (s *EvidenceScanner) results(line []byte) {
 	}
 	var op gitOperation // the record's: it names one call's result only when the record holds one
 	if results == 1 && bytes.Contains(line, gitOperationMarker) {
-		var r struct {
-			Result json.RawMessage `json:"toolUseResult"`
+		var w struct {
+			Op gitOperation `json:"gitOperation"`
 		}
-		if json.Unmarshal(line, &r) == nil && len(r.Result) > 0 && r.Result[0] == '{' {
-			var w struct {
-				Op gitOperation `json:"gitOperation"`
-			}
-			json.Unmarshal(r.Result, &w)
-			op = w.Op
-		}
+		toolUseResult(line, &w) // a field of the wrong type leaves the rest read
+		op = w.Op
 	}
 	for _, b := range blocks {
 		if b.Type != "tool_result" {

@@ -119,13 +119,7 @@ func Facts(path string, maxBytes int64, limits FactLimits) (FactSet, error) {
 		}
 	}
 	c := collector{fs: FactSet{Partial: start > 0}, seenTool: map[string]bool{}, seenUUID: map[string]bool{}}
-	for len(buf) > 0 {
-		line := buf
-		if i := bytes.IndexByte(buf, '\n'); i >= 0 {
-			line, buf = buf[:i], buf[i+1:]
-		} else {
-			buf = nil
-		}
+	for line := range bytes.Lines(buf) {
 		c.line(line)
 	}
 	fs := c.fs

@@ -23,18 +23,21 @@ func (c *flightCollector) outputStatus(id, text string) {
 	c.taskStatus(id, "", between(head, "<status>", "</status>"), "")
 }
 
+// resultBlock is a block of a user record's content: a tool_result, when Type says so.
+type resultBlock struct {
+	Type      string          `json:"type"`
+	ToolUseID string          `json:"tool_use_id"`
+	Content   json.RawMessage `json:"content"`
+	IsError   bool            `json:"is_error"`
+}
+
 // results records the tool_result blocks of a main-chain user record written at t.
 func (c *flightCollector) results(content []byte, t time.Time) {
 	if len(c.bg) == 0 && len(c.agents) == 0 && len(c.creates) == 0 && len(c.todos) == 0 && len(c.updates) == 0 &&
 		len(c.outputs) == 0 && len(c.exits) == 0 && len(c.hidden) == 0 {
 		return
 	}
-	var blocks []struct {
-		Type      string          `json:"type"`
-		ToolUseID string          `json:"tool_use_id"`
-		Content   json.RawMessage `json:"content"`
-		IsError   bool            `json:"is_error"`
-	}
+	var blocks []resultBlock
 	if json.Unmarshal(content, &blocks) != nil {
 		return
 	}
