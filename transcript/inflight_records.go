@@ -42,11 +42,7 @@ func (c *flightCollector) userRecord(line, content []byte, t time.Time) {
 		}
 	}
 	if bytes.Contains(content, []byte(`<task-notification>`)) {
-		var text string
-		if json.Unmarshal(content, &text) != nil {
-			text = ContentText(content)
-		}
-		c.notification(text)
+		c.notification(ContentText(content))
 	}
 }
 
