@@ -141,6 +141,11 @@ type Thresholds struct {
 	AutoCompactSource string `json:"auto_compact_source"`
 }
 
+// zone names the zone of a context of tokens under these thresholds ("smart", "warn", "dumb").
+func (t Thresholds) zone(tokens int64) string {
+	return zones.Classify(tokens, zones.Thresholds{Warn: t.Warn, Dumb: t.Dumb}).String()
+}
+
 // ZoneLead is how far ahead of the auto-compactions one threshold was first crossed.
 type ZoneLead struct {
 	Zone          string  `json:"zone"` // "warn", "dumb" or "prep"
