@@ -307,11 +307,7 @@ func (c *collector) tool(b contentBlock) {
 	}
 	switch {
 	case fileTool(b.Name):
-		p := in.FilePath
-		if p == "" {
-			p = in.NotebookPath
-		}
-		if p != "" {
+		if p := firstNonEmpty(in.FilePath, in.NotebookPath); p != "" {
 			c.files.add(p)
 		}
 	case b.Name == "Bash":
@@ -326,14 +322,7 @@ func (c *collector) tool(b contentBlock) {
 			c.descs[in.Command] = in.Description
 		}
 	case b.Name == "Skill":
-		name := in.Skill
-		if name == "" {
-			name = in.Command
-		}
-		if name == "" {
-			name = in.Name
-		}
-		if name != "" {
+		if name := firstNonEmpty(in.Skill, in.Command, in.Name); name != "" {
 			c.skills.add(name)
 		}
 	case b.Name == "SlashCommand": // older Claude Code: input.command is "/name args"
