@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/zoneline/zoneline/config"
+	"github.com/zoneline/zoneline/tune"
 )
 
 // Options is what Run needs. The caller (cli) resolves the paths, the config and the state.
@@ -79,11 +80,8 @@ type Totals struct {
 	ElapsedMS  int64 `json:"-"`
 }
 
-// Problem is a file that could not be read.
-type Problem struct {
-	Path   string `json:"path"`
-	Reason string `json:"reason"`
-}
+// Problem is a file that could not be read: tune's, whose scan lists the files.
+type Problem = tune.Problem
 
 // CompactionPart is section 1: the compactions.
 type CompactionPart struct {

@@ -3,16 +3,10 @@ package report
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"errors"
 	"io"
-	"io/fs"
 	"os"
-	"runtime"
-	"sort"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/zoneline/zoneline/transcript"
@@ -55,87 +49,36 @@ type fileResult struct {
 
 // worker reads files one at a time with one line buffer and one evidence scanner.
 type worker struct {
-	br     *bufio.Reader
-	buf    []byte // lastMarker's chunk
-	ev     transcript.EvidenceScanner
-	since  time.Time
-	models map[string]*modelStats
-	report func(int64)
+	br      *bufio.Reader
+	buf     []byte // lastMarker's chunk
+	content []byte // a summary's message.content
+	ev      transcript.EvidenceScanner
+	since   time.Time
+	models  map[string]*modelStats
+	report  func(int64)
 }
 
-func newWorker(since time.Time) *worker {
-	return &worker{br: bufio.NewReaderSize(nil, tune.MaxLine), since: since, models: map[string]*modelStats{}}
-}
-
-// scanFiles reads every file with one worker per core, biggest first, and returns the results
-// in the order of files and the workers (whose histograms the caller merges).
+// scanFiles reads every file (transcript.EachFile: one worker per core, biggest first) and
+// returns the results in the order of files and the workers (whose histograms the caller
+// merges).
 func scanFiles(files []string, sizes []int64, o Options) ([]fileResult, []*worker) {
-	workers := o.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	workers = max(1, min(workers, len(files)))
-	order := make([]int, len(files))
-	for i := range order {
-		order[i] = i
-	}
-	sort.SliceStable(order, func(a, b int) bool { return sizes[order[a]] > sizes[order[b]] })
-	var total int64
-	for _, s := range sizes {
-		total += s
-	}
 	results := make([]fileResult, len(files))
-	ws := make([]*worker, workers)
-	var (
-		next atomic.Int64
-		read atomic.Int64
-		wg   sync.WaitGroup
-	)
-	for k := range ws {
-		w := newWorker(o.Since)
-		ws[k] = w
-		if o.Progress != nil {
-			w.report = func(d int64) { o.Progress(read.Add(d), total) }
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				n := int(next.Add(1)) - 1
-				if n >= len(order) {
-					return
-				}
-				i := order[n]
-				results[i] = w.file(files[i])
-			}
-		}()
-	}
-	wg.Wait()
+	ws := transcript.EachFile(sizes, o.Workers, o.Progress, func(report func(int64)) *worker {
+		return &worker{br: bufio.NewReaderSize(nil, tune.MaxLine), since: o.Since, models: map[string]*modelStats{}, report: report}
+	}, func(w *worker, i int) { results[i] = w.file(files[i]) })
 	return results, ws
 }
 
 // file reads one transcript. It never fails: problems are recorded in the result.
 func (w *worker) file(path string) fileResult {
 	r := fileResult{path: path}
-	f, err := os.Open(path)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			r.vanished = true
-		} else {
-			r.err = err
-		}
+	f, fi, err := transcript.OpenWhole(path)
+	if f == nil {
+		r.vanished, r.err = err == nil, err
 		return r
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	switch {
-	case err != nil:
-		r.err = err
-		return r
-	case !fi.Mode().IsRegular():
-		r.err = errors.New("not a regular file")
-		return r
-	case !w.since.IsZero() && fi.ModTime().Before(w.since):
+	if !w.since.IsZero() && fi.ModTime().Before(w.since) {
 		r.skipped = true
 		return r
 	}
@@ -350,31 +293,21 @@ func (s *fileScan) boundary(line []byte) bool {
 // summary judges the evidence before a compaction against its summary. A summary with no
 // boundary before it (Claude Code 1.0.6x wrote none) is a compaction of its own.
 func (s *fileScan) summary(line []byte) bool {
-	var w struct {
-		Type             string `json:"type"`
-		IsSidechain      bool   `json:"isSidechain"`
-		IsCompactSummary bool   `json:"isCompactSummary"`
-		UUID             string `json:"uuid"`
-		SessionID        string `json:"sessionId"`
-		Timestamp        string `json:"timestamp"`
-		Message          struct {
-			Content json.RawMessage `json:"content"`
-		} `json:"message"`
-	}
-	if json.Unmarshal(line, &w) != nil || w.Type != "user" || !w.IsCompactSummary || w.IsSidechain {
+	s.w.content = s.w.content[:0] // a summary without content has no text
+	rec, ok := transcript.ParseRecordContent(line, &s.w.content)
+	if !ok || rec.Type != "user" || !rec.IsCompactSummary || rec.Sidechain {
 		return false
 	}
 	if s.r.session == "" {
-		s.r.session = w.SessionID
+		s.r.session = rec.SessionID
 	}
 	if s.pending == nil {
-		t, _ := time.Parse(time.RFC3339Nano, w.Timestamp)
-		s.pending = &Compaction{Time: t, UUID: w.UUID, Model: s.lastModel, TurnsSince: s.turnsSince}
+		s.pending = &Compaction{Time: rec.Time, UUID: rec.UUID, Model: s.lastModel, TurnsSince: s.turnsSince}
 		s.pendingEv = s.w.ev.Evidence()
 		s.w.ev.Reset()
 		s.turnsSince = 0
 	}
-	text := contentText(w.Message.Content)
+	text := transcript.ContentText(s.w.content)
 	c := s.pending
 	c.Summary, c.SummaryLen = true, len([]rune(text))
 	judge(c, s.pendingEv, text)
@@ -421,31 +354,6 @@ func (s *fileScan) finish() {
 	for i := range s.r.comps {
 		s.r.comps[i].Session = s.r.session
 	}
-}
-
-// contentText is the text of a message's content: a string, or the text blocks of an array.
-func contentText(raw json.RawMessage) string {
-	var str string
-	if json.Unmarshal(raw, &str) == nil {
-		return str
-	}
-	var blocks []struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	}
-	if json.Unmarshal(raw, &blocks) != nil {
-		return ""
-	}
-	var b strings.Builder
-	for _, bl := range blocks {
-		if bl.Type == "text" {
-			if b.Len() > 0 {
-				b.WriteByte('\n')
-			}
-			b.WriteString(bl.Text)
-		}
-	}
-	return b.String()
 }
 
 // leadingKind reports whether line starts like a JSON object: a line that does not is a

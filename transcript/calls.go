@@ -77,7 +77,7 @@ func afterBoundary(buf []byte, content *[]byte) ([]byte, bool) {
 		if j := bytes.IndexByte(buf[i:], '\n'); j >= 0 {
 			le = i + j
 		}
-		if rec, ok := parseRecord(buf[ls:le], content); ok && rec.IsCompactBoundary() && !rec.Sidechain {
+		if rec, ok := ParseRecordContent(buf[ls:le], content); ok && rec.IsCompactBoundary() && !rec.Sidechain {
 			return buf[le:], true
 		}
 		end = ls
@@ -89,13 +89,7 @@ func afterBoundary(buf []byte, content *[]byte) ([]byte, bool) {
 // it meets, at most maxCalls.
 func callsIn(buf []byte, content *[]byte) (calls []Call) {
 	seen := map[string]bool{}
-	for len(buf) > 0 {
-		line := buf
-		if i := bytes.IndexByte(buf, '\n'); i >= 0 {
-			line, buf = buf[:i], buf[i+1:]
-		} else {
-			buf = nil
-		}
+	for line := range bytes.Lines(buf) {
 		typ, ok := topLevelType(line)
 		if !ok || (typ != "system" && typ != "assistant") {
 			continue
@@ -104,7 +98,7 @@ func callsIn(buf []byte, content *[]byte) (calls []Call) {
 			continue
 		}
 		*content = (*content)[:0]
-		rec, ok := parseRecord(line, content)
+		rec, ok := ParseRecordContent(line, content)
 		if !ok {
 			continue
 		}
@@ -128,10 +122,7 @@ func callsIn(buf []byte, content *[]byte) (calls []Call) {
 			seen[key] = true
 			var in toolInput
 			json.Unmarshal(b.Input, &in)
-			c := Call{ID: b.ID, Name: b.Name, File: in.FilePath}
-			if c.File == "" {
-				c.File = in.NotebookPath
-			}
+			c := Call{ID: b.ID, Name: b.Name, File: firstNonEmpty(in.FilePath, in.NotebookPath)}
 			switch b.Name {
 			case "Bash":
 				c.Command = in.Command

@@ -157,7 +157,7 @@ func (s *EvidenceScanner) Add(line []byte) {
 	}
 	s.content = s.content[:0]
 	s.decodes++
-	rec, ok := parseRecord(line, &s.content)
+	rec, ok := ParseRecordContent(line, &s.content)
 	if !ok || rec.Sidechain {
 		return
 	}
@@ -174,7 +174,7 @@ func (s *EvidenceScanner) Add(line []byte) {
 		s.results(line)
 	default:
 		s.slashName, s.slashUUID = "", ""
-		if text := resultText(s.content); strings.Contains(text, "<command-name>") {
+		if text := ContentText(s.content); strings.Contains(text, "<command-name>") {
 			s.slashName = strings.TrimPrefix(between(text, "<command-name>", "</command-name>"), "/")
 			s.slashUUID = rec.UUID
 		}
@@ -288,7 +288,7 @@ func (s *EvidenceScanner) skillBody(rec *Record, line []byte) {
 	json.Unmarshal(line, &r)
 	i, called := s.skillByTool[r.Source]
 	called = called && r.Source != ""
-	text := resultText(s.content)
+	text := ContentText(s.content)
 	head, body, _ := strings.Cut(strings.TrimLeft(text, " \n"), "\n")
 	dir, ok := strings.CutPrefix(strings.TrimSpace(head), string(skillBaseMarker))
 	if !ok {
@@ -427,12 +427,7 @@ func (s *EvidenceScanner) results(line []byte) {
 	if len(s.pending) == 0 && len(s.skillWait) == 0 {
 		return
 	}
-	var blocks []struct {
-		Type      string          `json:"type"`
-		ToolUseID string          `json:"tool_use_id"`
-		Content   json.RawMessage `json:"content"`
-		IsError   bool            `json:"is_error"`
-	}
+	var blocks []resultBlock
 	if json.Unmarshal(s.content, &blocks) != nil {
 		return
 	}
@@ -444,16 +439,11 @@ func (s *EvidenceScanner) results(line []byte) {
 	}
 	var op gitOperation // the record's: it names one call's result only when the record holds one
 	if results == 1 && bytes.Contains(line, gitOperationMarker) {
-		var r struct {
-			Result json.RawMessage `json:"toolUseResult"`
+		var w struct {
+			Op gitOperation `json:"gitOperation"`
 		}
-		if json.Unmarshal(line, &r) == nil && len(r.Result) > 0 && r.Result[0] == '{' {
-			var w struct {
-				Op gitOperation `json:"gitOperation"`
-			}
-			json.Unmarshal(r.Result, &w)
-			op = w.Op
-		}
+		toolUseResult(line, &w) // a field of the wrong type leaves the rest read
+		op = w.Op
 	}
 	for _, b := range blocks {
 		if b.Type != "tool_result" {
@@ -474,7 +464,7 @@ func (s *EvidenceScanner) results(line []byte) {
 		if b.IsError {
 			continue
 		}
-		for _, a := range resolve(p, op, resultText(b.Content)) {
+		for _, a := range resolve(p, op, ContentText(b.Content)) {
 			a.Command, a.UUID = safetext.Field(p.cmd, MaxActionCommand), p.uuid
 			a.ID = safetext.Field(a.ID, 300)
 			s.ev.Actions = append(s.ev.Actions, a)

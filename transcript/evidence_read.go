@@ -97,7 +97,7 @@ func EvidenceSinceCompaction(path string, maxBytes int64) (Evidence, EvidenceRea
 // evidenceLine feeds one line to s, resetting it at a main-chain compact boundary (reported).
 func evidenceLine(s *EvidenceScanner, line []byte, content *[]byte) bool {
 	if bytes.Contains(line, compactBoundaryMarker) {
-		if rec, ok := parseRecord(line, content); ok && rec.IsCompactBoundary() && !rec.Sidechain {
+		if rec, ok := ParseRecordContent(line, content); ok && rec.IsCompactBoundary() && !rec.Sidechain {
 			s.Reset()
 			return true
 		}

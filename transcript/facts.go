@@ -119,13 +119,7 @@ func Facts(path string, maxBytes int64, limits FactLimits) (FactSet, error) {
 		}
 	}
 	c := collector{fs: FactSet{Partial: start > 0}, seenTool: map[string]bool{}, seenUUID: map[string]bool{}}
-	for len(buf) > 0 {
-		line := buf
-		if i := bytes.IndexByte(buf, '\n'); i >= 0 {
-			line, buf = buf[:i], buf[i+1:]
-		} else {
-			buf = nil
-		}
+	for line := range bytes.Lines(buf) {
 		c.line(line)
 	}
 	fs := c.fs
@@ -183,7 +177,7 @@ type toolInput struct {
 
 func (c *collector) line(line []byte) {
 	c.content = c.content[:0]
-	rec, ok := parseRecord(line, &c.content)
+	rec, ok := ParseRecordContent(line, &c.content)
 	if !ok {
 		return
 	}
@@ -313,11 +307,7 @@ func (c *collector) tool(b contentBlock) {
 	}
 	switch {
 	case fileTool(b.Name):
-		p := in.FilePath
-		if p == "" {
-			p = in.NotebookPath
-		}
-		if p != "" {
+		if p := firstNonEmpty(in.FilePath, in.NotebookPath); p != "" {
 			c.files.add(p)
 		}
 	case b.Name == "Bash":
@@ -332,14 +322,7 @@ func (c *collector) tool(b contentBlock) {
 			c.descs[in.Command] = in.Description
 		}
 	case b.Name == "Skill":
-		name := in.Skill
-		if name == "" {
-			name = in.Command
-		}
-		if name == "" {
-			name = in.Name
-		}
-		if name != "" {
+		if name := firstNonEmpty(in.Skill, in.Command, in.Name); name != "" {
 			c.skills.add(name)
 		}
 	case b.Name == "SlashCommand": // older Claude Code: input.command is "/name args"

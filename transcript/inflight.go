@@ -135,15 +135,20 @@ func launchOf(line []byte) *asyncLaunch {
 	if !bytes.Contains(line, []byte(`async_launched`)) {
 		return nil
 	}
-	var r struct {
-		Result json.RawMessage `json:"toolUseResult"`
-	}
 	var l asyncLaunch
-	if json.Unmarshal(line, &r) != nil || len(r.Result) == 0 || r.Result[0] != '{' || json.Unmarshal(r.Result, &l) != nil ||
-		l.Status != "async_launched" {
+	if !toolUseResult(line, &l) || l.Status != "async_launched" {
 		return nil
 	}
 	return &l
+}
+
+// toolUseResult decodes a user record's toolUseResult into v when it is an object; false when
+// it is not one, or it or the line does not decode (v may then be filled in part).
+func toolUseResult(line []byte, v any) bool {
+	var r struct {
+		Result json.RawMessage `json:"toolUseResult"`
+	}
+	return json.Unmarshal(line, &r) == nil && len(r.Result) > 0 && r.Result[0] == '{' && json.Unmarshal(r.Result, v) == nil
 }
 
 // redactedID reports whether a tool-use id was blanked by a tool that recorded the transcript

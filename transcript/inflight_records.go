@@ -30,23 +30,25 @@ func (c *flightCollector) mode(m string, t time.Time) {
 	c.f.Mode, c.f.ModeTime = m, t
 }
 
+// modeOf records the permissionMode of a record (a user record's, or a permission-mode record's)
+// in force at t.
+func (c *flightCollector) modeOf(line []byte, t time.Time) {
+	var r struct {
+		Mode string `json:"permissionMode"`
+	}
+	if json.Unmarshal(line, &r) == nil {
+		c.mode(r.Mode, t)
+	}
+}
+
 // userRecord reads what a main-chain user record says beyond its tool results: the permission
 // mode it was sent in, and a task notification.
 func (c *flightCollector) userRecord(line, content []byte, t time.Time) {
 	if bytes.Contains(line, []byte(`"permissionMode"`)) {
-		var r struct {
-			Mode string `json:"permissionMode"`
-		}
-		if json.Unmarshal(line, &r) == nil && r.Mode != "" {
-			c.mode(r.Mode, t)
-		}
+		c.modeOf(line, t)
 	}
 	if bytes.Contains(content, []byte(`<task-notification>`)) {
-		var text string
-		if json.Unmarshal(content, &text) != nil {
-			text = resultText(content)
-		}
-		c.notification(text)
+		c.notification(ContentText(content))
 	}
 }
 
@@ -65,15 +67,10 @@ func (c *flightCollector) record(typ string, line []byte) {
 			Content json.RawMessage `json:"content"`
 		}
 		if json.Unmarshal(line, &r) == nil {
-			c.notification(resultText(r.Content))
+			c.notification(ContentText(r.Content))
 		}
 	case "permission-mode":
-		var r struct {
-			Mode string `json:"permissionMode"`
-		}
-		if json.Unmarshal(line, &r) == nil {
-			c.mode(r.Mode, time.Time{})
-		}
+		c.modeOf(line, time.Time{})
 	case "attachment":
 		if !bytes.Contains(line, []byte(`plan_mode`)) && !bytes.Contains(line, []byte(`task_status`)) &&
 			!bytes.Contains(line, []byte(`<task-notification>`)) {
@@ -99,7 +96,7 @@ func (c *flightCollector) record(typ string, line []byte) {
 		case "task_status":
 			c.taskStatus(r.Attachment.TaskID, "", r.Attachment.Status, r.Attachment.Output)
 		case "queued_command":
-			c.notification(resultText(r.Attachment.Prompt))
+			c.notification(ContentText(r.Attachment.Prompt))
 		case "plan_mode", "plan_mode_reentry", "plan_mode_exit":
 			c.f.PlanSeen = true
 			if r.Attachment.PlanFile != "" {

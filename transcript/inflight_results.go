@@ -23,18 +23,21 @@ func (c *flightCollector) outputStatus(id, text string) {
 	c.taskStatus(id, "", between(head, "<status>", "</status>"), "")
 }
 
+// resultBlock is a block of a user record's content: a tool_result, when Type says so.
+type resultBlock struct {
+	Type      string          `json:"type"`
+	ToolUseID string          `json:"tool_use_id"`
+	Content   json.RawMessage `json:"content"`
+	IsError   bool            `json:"is_error"`
+}
+
 // results records the tool_result blocks of a main-chain user record written at t.
 func (c *flightCollector) results(content []byte, t time.Time) {
 	if len(c.bg) == 0 && len(c.agents) == 0 && len(c.creates) == 0 && len(c.todos) == 0 && len(c.updates) == 0 &&
 		len(c.outputs) == 0 && len(c.exits) == 0 && len(c.hidden) == 0 {
 		return
 	}
-	var blocks []struct {
-		Type      string          `json:"type"`
-		ToolUseID string          `json:"tool_use_id"`
-		Content   json.RawMessage `json:"content"`
-		IsError   bool            `json:"is_error"`
-	}
+	var blocks []resultBlock
 	if json.Unmarshal(content, &blocks) != nil {
 		return
 	}
@@ -46,7 +49,7 @@ func (c *flightCollector) results(content []byte, t time.Time) {
 			continue
 		}
 		if i, ok := c.bg[b.ToolUseID]; ok {
-			text := resultText(b.Content)
+			text := ContentText(b.Content)
 			bg := &c.f.Background[i]
 			bg.ID = safetext.Field(after(text, "with ID: ", ". "), 80)
 			if bg.ID != "" {
@@ -63,7 +66,7 @@ func (c *flightCollector) results(content []byte, t time.Time) {
 		}
 		if i, ok := c.agents[b.ToolUseID]; ok {
 			a := &c.f.Agents[i]
-			text := resultText(b.Content)
+			text := ContentText(b.Content)
 			if id := after(text, "agentId: ", " "); id != "" {
 				a.ID = safetext.Field(strings.TrimRight(id, ".,;)"), 80)
 				if c.agentID == nil {
@@ -97,12 +100,12 @@ func (c *flightCollector) results(content []byte, t time.Time) {
 		if id, ok := c.outputs[b.ToolUseID]; ok {
 			delete(c.outputs, b.ToolUseID)
 			if !b.IsError {
-				c.outputStatus(id, resultText(b.Content))
+				c.outputStatus(id, ContentText(b.Content))
 			}
 		}
 		if c.exits[b.ToolUseID] {
 			delete(c.exits, b.ToolUseID)
-			if !b.IsError && strings.HasPrefix(strings.TrimSpace(resultText(b.Content)), planApproved) {
+			if !b.IsError && strings.HasPrefix(strings.TrimSpace(ContentText(b.Content)), planApproved) {
 				c.planExit(t, true)
 			}
 		}
@@ -121,7 +124,7 @@ func (c *flightCollector) results(content []byte, t time.Time) {
 		}
 		if subject, ok := c.creates[b.ToolUseID]; ok {
 			delete(c.creates, b.ToolUseID)
-			text := resultText(b.Content)
+			text := ContentText(b.Content)
 			id := ""
 			if rest, ok := strings.CutPrefix(strings.TrimSpace(text), "Task #"); ok {
 				id, _, _ = strings.Cut(rest, " ")

@@ -30,8 +30,9 @@ func rawID(raw json.RawMessage) string {
 	return safetext.Field(string(raw), 40)
 }
 
-// resultText returns a tool_result's content as text: a string, or its text blocks joined.
-func resultText(raw json.RawMessage) string {
+// ContentText returns a message's or a tool_result's content (raw JSON) as text: a string, or
+// its text blocks joined by newlines.
+func ContentText(raw json.RawMessage) string {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 {
 		return ""

@@ -14,10 +14,7 @@
 // error at once instead of hanging the statusline.
 package transcript
 
-import (
-	"encoding/json"
-	"time"
-)
+import "time"
 
 // Record is the part of one transcript line that zoneline uses.
 //
@@ -87,43 +84,36 @@ type Compaction struct {
 	Time       time.Time // the record's timestamp; zero when missing
 }
 
-// wireRecord is the decode target: only the fields Record needs, so
-// encoding/json skips everything else without allocating.
+// wireRecord is the decode target: only the fields Record needs (the tags name the keys of
+// record_scan.go's tables; the equivalence tests decode it with encoding/json).
 type wireRecord struct {
-	Type             string `json:"type"`
-	Subtype          string `json:"subtype"`
-	IsSidechain      bool   `json:"isSidechain"`
-	IsMeta           bool   `json:"isMeta"`
-	IsCompactSummary bool   `json:"isCompactSummary"`
-	UUID             string `json:"uuid"`
-	ParentUUID       string `json:"parentUuid"`
-	SessionID        string `json:"sessionId"`
-	SessionIDSnake   string `json:"session_id"`
-	Timestamp        string `json:"timestamp"`
-	Message          struct {
-		ID      string      `json:"id"`
-		Model   string      `json:"model"`
-		Usage   *wireUsage  `json:"usage"`
-		Content contentSink `json:"content"`
-	} `json:"message"`
-	CompactMetadata *wireCompact `json:"compactMetadata"`
+	Type             string       `json:"type"`
+	Subtype          string       `json:"subtype"`
+	IsSidechain      bool         `json:"isSidechain"`
+	IsMeta           bool         `json:"isMeta"`
+	IsCompactSummary bool         `json:"isCompactSummary"`
+	UUID             string       `json:"uuid"`
+	ParentUUID       string       `json:"parentUuid"`
+	SessionID        string       `json:"sessionId"`
+	SessionIDSnake   string       `json:"session_id"`
+	Timestamp        string       `json:"timestamp"`
+	Message          wireMessage  `json:"message"`
+	CompactMetadata  *wireCompact `json:"compactMetadata"`
+}
+
+type wireMessage struct {
+	ID    string     `json:"id"`
+	Model string     `json:"model"`
+	Usage *wireUsage `json:"usage"`
+	// Content, when not nil, gets message.content's raw value (Facts needs it, nobody else
+	// does), so ParseRecord never copies a large tool result.
+	Content *[]byte `json:"-"`
 }
 
 type wireCompact struct {
 	Trigger    string   `json:"trigger"`
 	PreTokens  float64  `json:"preTokens"`
 	PostTokens *float64 `json:"postTokens"` // nil when absent (or null)
-}
-
-// contentSink keeps message.content only when asked to (Facts needs it,
-// nobody else does), so ParseRecord never copies a large tool result.
-type contentSink struct{ dst *[]byte }
-
-func (c *contentSink) UnmarshalJSON(b []byte) error {
-	if c.dst != nil {
-		*c.dst = append((*c.dst)[:0], b...)
-	}
-	return nil
 }
 
 // wireUsage takes numbers as float64 so that a fractional or huge value
@@ -144,12 +134,13 @@ type wireUsage struct {
 // record_scan.go), and for those false also means the line is not valid
 // JSON. ParseRecord never retains line.
 func ParseRecord(line []byte) (Record, bool) {
-	return parseRecord(line, nil)
+	return ParseRecordContent(line, nil)
 }
 
-// parseRecord is ParseRecord that also copies message.content of a user,
-// assistant or system record into *content when content is not nil.
-func parseRecord(line []byte, content *[]byte) (Record, bool) {
+// ParseRecordContent is ParseRecord that also copies message.content of a user,
+// assistant or system record (its raw JSON, for ContentText) into *content when content
+// is not nil.
+func ParseRecordContent(line []byte, content *[]byte) (Record, bool) {
 	typ, ok := topLevelType(line)
 	if !ok {
 		return Record{}, false
@@ -159,16 +150,9 @@ func parseRecord(line []byte, content *[]byte) (Record, bool) {
 	default:
 		return Record{Type: typ}, true
 	}
-	var w wireRecord
-	if content == nil {
-		if !scanRecord(line, &w) {
-			return Record{}, false
-		}
-	} else {
-		w.Message.Content.dst = content
-		if err := json.Unmarshal(line, &w); err != nil {
-			return Record{}, false
-		}
+	w := wireRecord{Message: wireMessage{Content: content}}
+	if !scanRecord(line, &w) {
+		return Record{}, false
 	}
 	return recordOf(typ, &w), true
 }

@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -34,6 +35,19 @@ func checkScanMatchesJSON(t *testing.T, line []byte) {
 	}
 	if rs, rj := recordOf(typ, &ws), recordOf(typ, &wj); !reflect.DeepEqual(rs, rj) {
 		t.Fatalf("%q:\njsonscan      %+v\nencoding/json %+v", line, rs, rj)
+	}
+	// message.content, kept raw when asked for (Facts), as encoding/json hands it over.
+	var ref struct {
+		Message struct {
+			Content json.RawMessage `json:"content"`
+		} `json:"message"`
+	}
+	if err := json.Unmarshal(line, &ref); err != nil {
+		t.Fatalf("%q: %v", line, err)
+	}
+	content := []byte{}
+	if _, ok := ParseRecordContent(line, &content); !ok || !bytes.Equal(content, ref.Message.Content) {
+		t.Fatalf("%q: content %q (ok %v), encoding/json %q", line, content, ok, ref.Message.Content)
 	}
 }
 

@@ -106,10 +106,7 @@ func scanCompactions(path string, from Position, check bool, maxBytes int64) (Sc
 	if end < 0 {
 		return s, nil
 	}
-	for rest := data[:end+1]; len(rest) > 0; {
-		i := bytes.IndexByte(rest, '\n')
-		line := rest[:i]
-		rest = rest[i+1:]
+	for line := range bytes.Lines(data[:end+1]) {
 		if !bytes.Contains(line, compactMarker) && !bytes.Contains(line, summaryMarker) {
 			continue
 		}

@@ -112,13 +112,7 @@ func renderModel(w io.Writer, m *Model, leadN int, g glyphs, p termcolor.Profile
 	colour := map[string]string{"smart": termcolor.Green, "warn": termcolor.Yellow, "dumb": termcolor.Red, "auto": termcolor.Magenta}
 	for i, n := range d.Hist {
 		lo, hi := int64(i)*d.HistStep, int64(i+1)*d.HistStep
-		zone := "smart"
-		switch {
-		case lo >= cur.Dumb:
-			zone = "dumb"
-		case lo >= cur.Warn:
-			zone = "warn"
-		}
+		zone := cur.zone(lo)
 		bar := drawBar(n, peak, g)
 		label := fmt.Sprintf("%*s", labelW, bucketLabel(i, d.HistStep))
 		var marks []string
@@ -272,11 +266,8 @@ func Bytes(n int64) string {
 
 // Block returns the suggested [[model]] block as TOML.
 func Block(s Suggestion) string {
-	prep := fmt.Sprintf("%q", s.PrepSet)
-	if s.PrepSet != "dumb" && s.PrepSet != "warn" {
-		prep = underscore(s.Prep)
-	}
-	return fmt.Sprintf("[[model]]\nmatch = %q\nwarn = %s\ndumb = %s\nprep = %s\n", s.Match, underscore(s.Warn), underscore(s.Dumb), prep)
+	v := values(s)
+	return fmt.Sprintf("[[model]]\nmatch = %q\nwarn = %s\ndumb = %s\nprep = %s\n", s.Match, v[0][1], v[1][1], v[2][1])
 }
 
 // underscore writes n with _ between thousands, as the config template does: 120_000.

@@ -9,10 +9,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"sync"
-	"sync/atomic"
 
 	"github.com/zoneline/zoneline/transcript"
 )
@@ -115,47 +113,14 @@ func Find(roots []string) (files []string, sizes []int64, problems []fileResult,
 	return sf, ss, problems, nil
 }
 
-// scanFiles reads every file with one worker per core, biggest files first so the workers
-// finish together, and returns the results in the order of files. progress, when not nil, is
-// called from the workers with the bytes read so far.
-func scanFiles(files []string, sizes []int64, workers int, progress func(read int64)) []fileResult {
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	workers = max(1, min(workers, len(files)))
-	order := make([]int, len(files))
-	for i := range order {
-		order[i] = i
-	}
-	sort.SliceStable(order, func(a, b int) bool { return sizes[order[a]] > sizes[order[b]] })
+// scanFiles reads every file (transcript.EachFile: one worker per core, biggest files first)
+// and returns the results in the order of files. progress, when not nil, is called from the
+// workers with the bytes read so far and the total.
+func scanFiles(files []string, sizes []int64, workers int, progress func(read, total int64)) []fileResult {
 	results := make([]fileResult, len(files))
-	var (
-		next atomic.Int64
-		read atomic.Int64
-		wg   sync.WaitGroup
-	)
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			w := newWorker()
-			for {
-				n := int(next.Add(1)) - 1
-				if n >= len(order) {
-					return
-				}
-				i := order[n]
-				w.report = func(delta int64) {
-					total := read.Add(delta)
-					if progress != nil {
-						progress(total)
-					}
-				}
-				results[i] = w.file(files[i], sizes[i])
-			}
-		}()
-	}
-	wg.Wait()
+	transcript.EachFile(sizes, workers, progress, newWorker, func(w *worker, i int) {
+		results[i] = w.file(files[i], sizes[i])
+	})
 	return results
 }
 
@@ -179,8 +144,8 @@ func seed() maphash.Seed {
 	return seedVal
 }
 
-func newWorker() *worker {
-	return &worker{br: bufio.NewReaderSize(nil, MaxLine), seed: seed()}
+func newWorker(report func(int64)) *worker {
+	return &worker{br: bufio.NewReaderSize(nil, MaxLine), seed: seed(), report: report}
 }
 
 var (
@@ -200,23 +165,12 @@ func candidate(line []byte) bool {
 // file reads one transcript. It never fails: problems are recorded in the result.
 func (w *worker) file(path string, size int64) fileResult {
 	r := fileResult{path: path, size: size}
-	f, err := os.Open(path)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			r.vanished = true
-		} else {
-			r.err = err
-		}
+	f, _, err := transcript.OpenWhole(path)
+	if f == nil {
+		r.vanished, r.err = err == nil, err
 		return r
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		if err == nil {
-			err = errors.New("not a regular file")
-		}
-		r.err = err
-		return r
-	}
 	w.models = map[string]string{}
 	w.br.Reset(f)
 	var huge int64

@@ -81,13 +81,7 @@ func svgModel(w *bufio.Writer, m *Model, y0 int) {
 			continue
 		}
 		lo := int64(i) * d.HistStep
-		zone := "smart"
-		switch {
-		case lo >= cur.Dumb:
-			zone = "dumb"
-		case lo >= cur.Warn:
-			zone = "warn"
-		}
+		zone := cur.zone(lo)
 		h := float64(c) / float64(peak) * svgPlot
 		fmt.Fprintf(w, `<rect x="%s" y="%s" width="%s" height="%s" fill="%s"><title>%s–%s: %d turns</title></rect>`+"\n",
 			f1(xOf(lo)+0.5), f1(base-h), f1(max(bw-1, 0.5)), f1(h), svgColour(zone), Tokens(lo), Tokens(lo+d.HistStep), c)

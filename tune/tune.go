@@ -141,6 +141,11 @@ type Thresholds struct {
 	AutoCompactSource string `json:"auto_compact_source"`
 }
 
+// zone names the zone of a context of tokens under these thresholds ("smart", "warn", "dumb").
+func (t Thresholds) zone(tokens int64) string {
+	return zones.Classify(tokens, zones.Thresholds{Warn: t.Warn, Dumb: t.Dumb}).String()
+}
+
 // ZoneLead is how far ahead of the auto-compactions one threshold was first crossed.
 type ZoneLead struct {
 	Zone          string  `json:"zone"` // "warn", "dumb" or "prep"
@@ -179,15 +184,7 @@ func Run(o Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	var total int64
-	for _, s := range sizes {
-		total += s
-	}
-	var progress func(int64)
-	if o.Progress != nil {
-		progress = func(read int64) { o.Progress(read, total) }
-	}
-	results := scanFiles(files, sizes, o.Workers, progress)
+	results := scanFiles(files, sizes, o.Workers, o.Progress)
 	rep := analyze(o, results, problems)
 	rep.Totals.Files = len(files)
 	rep.Totals.ElapsedMS = time.Since(start).Milliseconds()

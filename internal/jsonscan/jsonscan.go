@@ -270,9 +270,9 @@ func (s *Scanner) Raw() ([]byte, error) {
 	return s.b[start:s.i], nil
 }
 
-// Int reads an integer field (a JSON number in int64 range, fractions dropped); another kind of
-// value is skipped and reported; null leaves it.
-func (s *Scanner) Int(dst *int64) error {
+// Float reads a number field; another kind of value, or a number beyond float64's range, is
+// skipped and reported; null leaves it.
+func (s *Scanner) Float(dst *float64) error {
 	c := s.peek()
 	switch {
 	case c == 'n':
@@ -283,15 +283,42 @@ func (s *Scanner) Int(dst *int64) error {
 			return err
 		}
 		f, err := strconv.ParseFloat(string(s.b[start:s.i]), 64)
-		if err != nil || f != f || f > math.MaxInt64 || f < math.MinInt64 {
+		if err != nil {
 			s.mismatch("")
 			return nil
 		}
-		*dst = int64(f)
+		*dst = f
 		return nil
 	}
 	s.mismatch("")
 	return s.Skip()
+}
+
+// FloatPtr reads an optional number: null sets nil.
+func (s *Scanner) FloatPtr(dst **float64) error {
+	var v float64
+	switch c := s.peek(); {
+	case c == 'n':
+		*dst = nil
+	case c == '-' || '0' <= c && c <= '9':
+		*dst = &v
+	}
+	return s.Float(&v)
+}
+
+// Int reads an integer field (a JSON number in int64 range, fractions dropped); another kind of
+// value is skipped and reported; null leaves it.
+func (s *Scanner) Int(dst *int64) error {
+	f := math.NaN() // stays NaN unless a number is read
+	err := s.Float(&f)
+	switch {
+	case f != f:
+	case f > math.MaxInt64 || f < math.MinInt64:
+		s.mismatch("")
+	default:
+		*dst = int64(f)
+	}
+	return err
 }
 
 // Count reads an integer field into an int, clamped to 0..hi.
@@ -502,6 +529,20 @@ func Unquote(raw []byte) string {
 		}
 	}
 	return string(out)
+}
+
+// StringValue decodes tok, one JSON string token (quotes included), as Unquote does; ok is false
+// when tok is not exactly one valid string.
+func StringValue(tok []byte) (string, bool) {
+	s := &Scanner{b: tok}
+	if len(tok) == 0 || tok[0] != '"' {
+		return "", false
+	}
+	raw, err := s.rawString()
+	if err != nil || s.i != len(tok) {
+		return "", false
+	}
+	return Unquote(raw), true
 }
 
 // needsUnquote reports whether raw has an escape or a non-ASCII byte.

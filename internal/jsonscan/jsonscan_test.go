@@ -154,3 +154,19 @@ func TestSyntax(t *testing.T) {
 		}
 	}
 }
+
+// FuzzStringValue: one string token decodes as encoding/json decodes it, and is refused where
+// encoding/json refuses it.
+func FuzzStringValue(f *testing.F) {
+	for _, s := range []string{`"us\u0065r"`, `"a\"b"`, `"\ud83d\ude00\ud800"`, "\"\xff\"", `"\x"`, `"\u12"`, `"a" `, `"a"b"`, `x`, `""`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, tok []byte) {
+		got, ok := StringValue(tok)
+		var want string
+		wantOK := len(tok) > 0 && tok[0] == '"' && bytes.Equal(tok, bytes.TrimSpace(tok)) && json.Unmarshal(tok, &want) == nil
+		if ok != wantOK || got != want {
+			t.Fatalf("StringValue(%q) = %q, %v; encoding/json %q, %v", tok, got, ok, want, wantOK)
+		}
+	})
+}
