@@ -20,6 +20,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/zoneline/zoneline/internal/procbench"
 )
 
 // Timing. A turn against the mock takes about 3 s, mostly the idle wait.
@@ -127,7 +129,7 @@ func Start(t testing.TB, opts Options) *Session {
 	if opts.Timeout == 0 {
 		opts.Timeout = DefaultTimeout
 	}
-	root, err := ModuleRoot()
+	root, err := procbench.Root()
 	if err != nil {
 		t.Fatalf("e2e: %v", err)
 	}

@@ -8,11 +8,13 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/zoneline/zoneline/internal/procbench"
 )
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	CleanupBuilds()
+	procbench.Cleanup()
 	os.Exit(code)
 }
 

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/zoneline/zoneline/internal/procbench"
 )
 
 // zonelineLineRE matches what only zoneline's status line shows: a zone word with a token
@@ -23,7 +25,7 @@ var zonelineLineRE = regexp.MustCompile(`(SMART|WARN|DUMB) +\d+k/(200k|1M)|○ -
 // session shows no zoneline line.
 func TestInstallFromCleanClone(t *testing.T) {
 	Require(t)
-	root, err := ModuleRoot()
+	root, err := procbench.Root()
 	if err != nil {
 		t.Fatal(err)
 	}
