@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/zoneline/zoneline/internal/procbench"
+	"github.com/zoneline/zoneline/internal/termcolor"
 )
 
 func TestMain(m *testing.M) {
@@ -36,7 +37,7 @@ func TestHarnessSmoke(t *testing.T) {
 		s.Fatalf("the status line E2E-SMOKE-LINE never showed")
 	}
 	s.WaitScreen(regexp.MustCompile(`Mock reply #\d+\. OK\.`), 10*time.Second)
-	if area := StatusArea(s.Screen(true)); len(area) != 1 || strings.TrimSpace(StripSGR(area[0])) != "E2E-SMOKE-LINE" {
+	if area := StatusArea(s.Screen(true)); len(area) != 1 || strings.TrimSpace(termcolor.Strip(area[0])) != "E2E-SMOKE-LINE" {
 		s.Fatalf("the status line area under the prompt box is %q, want the one line E2E-SMOKE-LINE", area)
 	}
 

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/zoneline/zoneline/internal/procbench"
+	"github.com/zoneline/zoneline/internal/termcolor"
 )
 
 // zonelineLineRE matches what only zoneline's status line shows: a zone word with a token
@@ -149,7 +150,7 @@ func installStatus(s *Session, ok func(plain string) bool) ([]string, string) {
 		area = StatusArea(sc)
 		var ps []string
 		for _, l := range area {
-			ps = append(ps, strings.TrimSpace(StripSGR(l)))
+			ps = append(ps, strings.TrimSpace(termcolor.Strip(l)))
 		}
 		plain = strings.Join(ps, " | ")
 		return len(area) > 0 && ok(plain)
