@@ -118,8 +118,8 @@ func TestNoShellFromPayload(t *testing.T) {
 	allowed := map[string]bool{ // file → why its program is not payload data
 		"snapshot/git.go": true, // "git" with a fixed argv, every program-starting knob off; the repository found from the payload's cwd is cmd.Dir, not argv
 		// detach.Start's callers: notify/spawn.go (the companion binary found beside zoneline)
-		// and gitcache.Start from cli/gitrefresh.go (zoneline itself, os.Executable, named
-		// zoneline, with the fixed argv git-refresh -root <worktree gitinfo found>).
+		// and cli/process.go's startDetached (zoneline itself, os.Executable, named zoneline, with
+		// the fixed argv git-refresh -root <worktree gitinfo found>, or wrap-refresh).
 		"internal/detach/detach_unix.go":    true,
 		"internal/detach/detach_windows.go": true, // the same on Windows
 		"internal/detach/detach_other.go":   true, // the same elsewhere
