@@ -174,6 +174,21 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 	return err
 }
 
+// parseSub reads a command with subcommands: the subcommand (none is a usage error, missing),
+// then its flags; no argument may follow.
+func parseSub(fs *flag.FlagSet, args []string, missing string) (string, error) {
+	if len(args) == 0 {
+		return "", usagef("%s", missing)
+	}
+	if err := parseFlags(fs, args[1:]); err != nil { // flags after the subcommand
+		return "", err
+	}
+	if fs.NArg() > 0 {
+		return "", usagef("unexpected argument %q", fs.Arg(0))
+	}
+	return args[0], nil
+}
+
 // isSet reports whether the flag name was given on the command line.
 func isSet(fs *flag.FlagSet, name string) bool {
 	set := false
