@@ -8,12 +8,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -329,20 +330,11 @@ func (s *Session) writeConfig() {
 	if s.opts.Model != "" {
 		env = append(env, [2]string{"ANTHROPIC_MODEL", s.opts.Model})
 	}
-	keys := make([]string, 0, len(s.opts.Env))
-	for k := range s.opts.Env {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(s.opts.Env)) {
 		v := s.subst(s.opts.Env[k])
-		replaced := false
-		for i := range env {
-			if env[i][0] == k {
-				env[i][1], replaced = v, true
-			}
-		}
-		if !replaced {
+		if i := slices.IndexFunc(env, func(kv [2]string) bool { return kv[0] == k }); i >= 0 {
+			env[i][1] = v
+		} else {
 			env = append(env, [2]string{k, v})
 		}
 	}
@@ -390,13 +382,9 @@ func (s *Session) tmux(args ...string) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), tmuxCmdTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "tmux", append([]string{"-S", s.Sock}, args...)...)
-	env := os.Environ()[:0:0]
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "TMUX=") && !strings.HasPrefix(kv, "TMUX_PANE=") {
-			env = append(env, kv)
-		}
-	}
-	cmd.Env = env
+	cmd.Env = slices.DeleteFunc(os.Environ(), func(kv string) bool {
+		return strings.HasPrefix(kv, "TMUX=") || strings.HasPrefix(kv, "TMUX_PANE=")
+	})
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
@@ -727,15 +715,8 @@ func (s *Session) Requests(kinds ...string) []Request {
 		if json.Unmarshal(line, &r) != nil {
 			continue // a line being written
 		}
-		if len(kinds) == 0 {
+		if len(kinds) == 0 || slices.Contains(kinds, r.Kind) {
 			out = append(out, r)
-			continue
-		}
-		for _, k := range kinds {
-			if r.Kind == k {
-				out = append(out, r)
-				break
-			}
 		}
 	}
 	return out
