@@ -4,10 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"os"
-	"os/signal"
 	"path/filepath"
-	"syscall"
 	"time"
 
 	"github.com/zoneline/zoneline/compactflow"
@@ -71,17 +68,11 @@ func parseWatch(e *Env, fs *flag.FlagSet) func([]string) error {
 // its prep tier that is idle at its prompt, notifies or (auto, allowed project) runs
 // compact-flow on it.
 func (e *Env) runWatch(cfg *config.Config, o watchOptions) error {
-	if e.process {
-		// It types into other panes and may outlive its reader (`… | head`, a closed
-		// terminal): a write to a gone reader fails with EPIPE instead of killing the process
-		// between a step sent and its record.
-		ignoreSIGPIPE()
-	}
+	ctx, stop := e.paneDriver()
+	defer stop()
 	if o.Auto && len(cfg.Watch.Projects) == 0 {
 		fmt.Fprintf(e.Stderr, "zoneline: -auto runs compact-flow only in the projects listed in [watch] projects of %s, and none is: it will only notify\n", e.Paths.Config)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	spawner := notify.Spawner{Getenv: e.Getenv, StateDir: e.State.Root}
 	w := &compactflow.Watcher{
 		State: e.State, Tmux: newTmux(), Auto: o.Auto, Projects: cfg.Watch.Projects, Since: o.Since, Now: e.Now,
