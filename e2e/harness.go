@@ -467,35 +467,9 @@ func (s *Session) collect() {
 	if fi, err := os.Stat(src); err != nil || !fi.IsDir() {
 		return
 	}
-	copyTree(src, filepath.Join(s.Out, "transcripts"))
-}
-
-func copyTree(src, dst string) {
-	filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		in, err := os.Open(p)
-		if err != nil {
-			return nil
-		}
-		defer in.Close()
-		out, err := os.Create(target)
-		if err != nil {
-			return nil
-		}
-		defer out.Close()
-		io.Copy(out, in)
-		return nil
-	})
+	if err := os.CopyFS(filepath.Join(s.Out, "transcripts"), os.DirFS(src)); err != nil {
+		s.t.Logf("e2e: copying the transcripts out: %v", err)
+	}
 }
 
 // ---------------------------------------------------------------- screen
