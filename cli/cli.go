@@ -77,6 +77,8 @@ type Command struct {
 	// AnyPaths: the command runs without a config path or a state dir (paths.Paths.Resolved):
 	// it degrades on its own (the statusline, the hooks, doctor, …). The others refuse.
 	AnyPaths bool
+	// NoArgs: the command takes flags only; an argument is a usage error.
+	NoArgs bool
 }
 
 // commands is the subcommand table, in the order `zoneline help` lists them.
@@ -96,15 +98,10 @@ func lookup(name string) *Command {
 	return nil
 }
 
-// noFlags is the Parse of a command without flags: its run step refuses arguments.
+// noFlags is the Parse of a command without flags (and, NoArgs, without arguments).
 func noFlags(run func(e *Env) error) func(e *Env, fs *flag.FlagSet) func([]string) error {
 	return func(e *Env, fs *flag.FlagSet) func([]string) error {
-		return func(args []string) error {
-			if len(args) > 0 {
-				return usagef("unexpected argument %q", args[0])
-			}
-			return run(e)
-		}
+		return func([]string) error { return run(e) }
 	}
 }
 
@@ -159,6 +156,9 @@ func (e *Env) runCommand(c *Command, args []string) error {
 	}
 	if !c.AnyPaths && !e.Paths.Resolved() {
 		return e.noPaths()
+	}
+	if c.NoArgs && fs.NArg() > 0 {
+		return usagef("unexpected argument %q", fs.Arg(0))
 	}
 	return run(fs.Args())
 }
@@ -347,6 +347,7 @@ var cmdVersion = &Command{
 	Long:     "Print zoneline's version (also: zoneline --version).",
 	Parse:    noFlags(runVersion),
 	AnyPaths: true,
+	NoArgs:   true,
 }
 
 func runVersion(e *Env) error {

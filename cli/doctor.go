@@ -29,16 +29,14 @@ settings and the skills, the paths, the config, the state dir, the payloads the 
 last saw, notifications, auto-compact and the log. Exit 1 when a check fails.`,
 	Parse:    parseDoctor,
 	AnyPaths: true,
+	NoArgs:   true,
 }
 
 func parseDoctor(e *Env, fs *flag.FlagSet) func([]string) error {
 	var o doctorOptions
 	fs.BoolVar(&o.notify, "notify", false, "send a test desktop notification through zoneline-notify")
 	fs.BoolVar(&o.project, "project", false, "check .claude/settings.json of the current repository instead of the user's")
-	return func(args []string) error {
-		if len(args) > 0 {
-			return usagef("unexpected argument %q", args[0])
-		}
+	return func([]string) error {
 		rs := e.doctor(o)
 		fmt.Fprintf(e.Stdout, "zoneline doctor (%s)\n\n", version())
 		doctor.Render(e.Stdout, rs)

@@ -42,7 +42,8 @@ zones as lived (per model, turns, tool errors and interruptions per 100 tool cal
 warn and dumb zones of your thresholds). -since takes a duration (30d, 2w, 12h), a date
 (2026-11-01) or "all". -json prints every figure with the session and compaction behind it.
 No transcript found is one message and exit 1. docs/report.md explains every figure.`,
-	Parse: parseReport,
+	Parse:  parseReport,
+	NoArgs: true,
 }
 
 func parseReport(e *Env, fs *flag.FlagSet) func([]string) error {
@@ -53,10 +54,7 @@ func parseReport(e *Env, fs *flag.FlagSet) func([]string) error {
 	fs.BoolVar(&o.JSON, "json", false, "print the report as JSON")
 	fs.StringVar(&o.SVG, "svg", "", "also write the charts as an SVG `file`")
 	fs.BoolVar(&o.Verbose, "v", false, "every compaction, skill, action and context band")
-	return func(args []string) error {
-		if len(args) > 0 {
-			return usagef("unexpected argument %q", args[0])
-		}
+	return func([]string) error {
 		since, err := parseSince(o.Since, e.Now())
 		if err != nil {
 			return usagef("-since %s", err)

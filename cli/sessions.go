@@ -31,7 +31,8 @@ Its status says what is known: "active 2m ago" when it rendered or took a prompt
 -active, else "idle since 14:02". Claude Code renders the status line after each turn and never
 while idle, so an idle session is waiting at its prompt, or has ended: nothing tells which.
 Active sessions come first.`,
-	Parse: parseSessions,
+	Parse:  parseSessions,
+	NoArgs: true,
 }
 
 func parseSessions(e *Env, fs *flag.FlagSet) func([]string) error {
@@ -40,10 +41,7 @@ func parseSessions(e *Env, fs *flag.FlagSet) func([]string) error {
 	fs.BoolVar(&o.All, "all", false, "include sessions not seen within -since")
 	fs.DurationVar(&o.Since, "since", sessions.DefaultSince, "a session is live when its status line rendered within this time")
 	fs.DurationVar(&o.Active, "active", sessions.DefaultActive, "a session is active when it rendered or took a prompt within this time")
-	return func(args []string) error {
-		if len(args) > 0 {
-			return usagef("unexpected argument %q", args[0])
-		}
+	return func([]string) error {
 		if o.Since <= 0 || o.Active <= 0 {
 			return usagef("-since and -active must be positive, e.g. -since 30m")
 		}

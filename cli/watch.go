@@ -28,7 +28,8 @@ var cmdWatch = &Command{
 	Long: `Every -interval, read the registry and, for a session past its prep tier that is idle at
 its prompt, send a desktop notification, or with -auto run compact-flow on it (only in the
 projects listed in the config's [watch] projects). Runs until interrupted, or once with -once.`,
-	Parse: parseWatch,
+	Parse:  parseWatch,
+	NoArgs: true,
 }
 
 func parseWatch(e *Env, fs *flag.FlagSet) func([]string) error {
@@ -37,11 +38,8 @@ func parseWatch(e *Env, fs *flag.FlagSet) func([]string) error {
 	fs.DurationVar(&o.Interval, "interval", 0, "how often to read the registry (default: [watch] interval in the config, 5s)")
 	fs.BoolVar(&o.Once, "once", false, "check once and exit")
 	fs.DurationVar(&o.Since, "since", sessions.DefaultSince, "sessions seen within this time are watched")
-	return func(args []string) error {
-		switch {
-		case len(args) > 0:
-			return usagef("unexpected argument %q", args[0])
-		case isSet(fs, "interval") && o.Interval <= 0:
+	return func([]string) error {
+		if isSet(fs, "interval") && o.Interval <= 0 {
 			return usagef("-interval %s: want a positive duration, e.g. 5s", o.Interval)
 		}
 		// The config is loaded after the command line is read: a broken one cannot stop -h.
