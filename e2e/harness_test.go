@@ -53,3 +53,13 @@ func TestHarnessSmoke(t *testing.T) {
 	}
 	t.Logf("smoke test took %.1fs", time.Since(t0).Seconds())
 }
+
+// hookEntry is a settings.json hooks entry that runs command (timeout 10 s) for matcher ("":
+// every one).
+func hookEntry(command, matcher string) []any {
+	e := map[string]any{"hooks": []any{map[string]any{"type": "command", "command": command, "timeout": 10}}}
+	if matcher != "" {
+		e["matcher"] = matcher
+	}
+	return []any{e}
+}
