@@ -172,7 +172,7 @@ func TestNoShellFromPayload(t *testing.T) {
 		}
 	}
 	if b, _ := os.ReadFile("../cli/wrapkeep.go"); !bytes.Contains(b, []byte("wrapJob{cmd: cfg.Statusline.Wrap,")) ||
-		!bytes.Contains(b, []byte(`"-wrap=" + cmd}`)) || !bytes.Contains(b, []byte("e.startWrapRefresh(id, want.cmd,")) {
+		!bytes.Contains(b, []byte(`"wrap-refresh", "-session", id, "-wrap="+cmd)`)) || !bytes.Contains(b, []byte("e.startWrapRefresh(id, want.cmd,")) {
 		t.Errorf("cli/wrapkeep.go: the refresher's command must be the render's cfg.Statusline.Wrap, on its command line")
 	}
 	if b, _ := os.ReadFile("../cli/wraprefresh.go"); !bytes.Contains(b, []byte("runWrap(cmd, job, e.process)")) {
