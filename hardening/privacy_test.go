@@ -123,8 +123,7 @@ func TestNoShellFromPayload(t *testing.T) {
 		"internal/detach/detach_unix.go":    true,
 		"internal/detach/detach_windows.go": true, // the same on Windows
 		"internal/detach/detach_other.go":   true, // the same elsewhere
-		"cli/notify.go":                     true, // the same companion
-		"cli/doctor.go":                     true, // the same companion
+		"cli/notify.go":                     true, // the same companion (sendTest: notify -test, doctor -notify)
 		"doctor/doctor.go":                  true, // `<a skill's zoneline> version`, a file named zoneline, fixed argv, from `zoneline doctor` only
 		"compactflow/tmux.go":               true, // "tmux" (or a configured path) with an explicit argv
 		"checkpoint/reconcile.go":           true, // sh -c with the checkpoint's verify command: `zoneline checkpoint reconcile` only
