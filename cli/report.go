@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -14,7 +13,6 @@ import (
 	"github.com/zoneline/zoneline/checkpoint"
 	"github.com/zoneline/zoneline/config"
 	"github.com/zoneline/zoneline/hookevent"
-	"github.com/zoneline/zoneline/internal/safetext"
 	"github.com/zoneline/zoneline/report"
 	"github.com/zoneline/zoneline/state"
 	"github.com/zoneline/zoneline/tune"
@@ -144,11 +142,9 @@ func (e *Env) runReport(o reportOptions, since time.Time) error {
 		fmt.Fprintf(e.Stderr, "zoneline: read %s in %.1fs (%.0f MB/s)\n", tune.Bytes(rep.Totals.Bytes), secs, float64(rep.Totals.Bytes)/1e6/secs)
 	}
 	if o.JSON {
-		out, err := json.MarshalIndent(rep, "", "  ")
-		if err != nil {
-			return fmt.Errorf("zoneline: %v", err)
+		if err := e.printJSON(rep); err != nil {
+			return err
 		}
-		e.Stdout.Write(append(safetext.JSON(out), '\n'))
 	} else {
 		report.Render(e.Stdout, rep, report.RenderOptions{Profile: e.personProfile(cfg.Color), Verbose: o.Verbose})
 	}

@@ -61,13 +61,7 @@ func (e *Env) runSessions(o sessionsOptions) error {
 		if es == nil {
 			es = []sessions.Entry{}
 		}
-		out, err := json.MarshalIndent(es, "", "  ")
-		if err != nil {
-			return err
-		}
-		// The same values, with the C1 and bidi runes encoding/json leaves raw escaped.
-		e.Stdout.Write(append(safetext.JSON(out), '\n'))
-		return nil
+		return e.printJSON(es)
 	}
 	if len(es) == 0 {
 		what := fmt.Sprintf("seen in the last %s", o.Since)
@@ -80,4 +74,16 @@ func (e *Env) runSessions(o sessionsOptions) error {
 	cfg, _ := config.Load(e.Paths.Config) // defaults when broken: colour is not worth failing for
 	profile := e.personProfile(cfg.Color)
 	return sessions.Render(e.Stdout, es, now, profile)
+}
+
+// printJSON prints v as indented JSON for -json (sessions, tune, report), with the C1 and bidi
+// runes encoding/json leaves raw escaped (safetext.JSON): its strings come from payloads and
+// transcripts.
+func (e *Env) printJSON(v any) error {
+	out, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return fmt.Errorf("zoneline: %v", err)
+	}
+	e.Stdout.Write(append(safetext.JSON(out), '\n'))
+	return nil
 }
