@@ -40,18 +40,7 @@ func BenchmarkHookUserPromptNoMarker(b *testing.B) {
 // ≤ 1.05×. Each render first waits, untimed, for the last notifier to deliver and exit.
 func BenchmarkStatuslineNotify(b *testing.B) {
 	zl := procbench.Build(b, "./cmd/zoneline")
-	// The companion beside zoneline, as installed.
-	notifier := filepath.Join(filepath.Dir(zl), "zoneline-notify")
-	if _, err := os.Stat(notifier); err != nil {
-		nb := procbench.Build(b, "./cmd/zoneline-notify")
-		data, err := os.ReadFile(nb)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if err := os.WriteFile(notifier, data, 0o755); err != nil {
-			b.Fatal(err)
-		}
-	}
+	procbench.Build(b, "./cmd/zoneline-notify") // the companion beside zoneline, as installed
 	bus := notifytest.StartBus(b)
 	rcv := bus.Receiver(b, notifytest.Answer)
 	dir := b.TempDir()

@@ -49,17 +49,11 @@ func parseCheckpoint(e *Env, fs *flag.FlagSet) func([]string) error {
 	fs.StringVar(&o.File, "file", "", "a checkpoint file to use instead of the session's")
 	fs.DurationVar(&o.Timeout, "timeout", checkpoint.DefaultVerifyTimeout, "reconcile: time allowed for each verify command")
 	return func(args []string) error {
-		if len(args) == 0 {
-			return usagef("name a checkpoint command")
-		}
-		o.Sub = args[0]
-		if err := parseFlags(fs, args[1:]); err != nil { // flags after the subcommand
+		var err error
+		if o.Sub, err = parseSub(fs, args, "name a checkpoint command"); err != nil {
 			return err
 		}
-		switch {
-		case fs.NArg() > 0:
-			return usagef("unexpected argument %q", fs.Arg(0))
-		case o.Sub != "reconcile" && isSet(fs, "timeout"):
+		if o.Sub != "reconcile" && isSet(fs, "timeout") {
 			return usagef("-timeout is for checkpoint reconcile")
 		}
 		return e.runCheckpoint(o)
@@ -273,18 +267,28 @@ const templateNoSession = "<the session id: Claude Code's CLAUDE_CODE_SESSION_ID
 // Claude Code, with no -session, it prints the skeleton with a placeholder for the session (a
 // note on stderr says so): the skeleton needs no session, only a checkpoint does.
 func (e *Env) checkpointTemplate(o checkpointOptions) error {
-	h := checkpoint.Header{Session: templateNoSession, Time: e.Now(), Compactions: 0}
+	id := templateNoSession
 	if o.Session != "" || e.Getenv("CLAUDE_CODE_SESSION_ID") != "" {
-		id, err := e.session(o)
-		if err != nil {
+		var err error
+		if id, err = e.session(o); err != nil {
 			return err // a session given but not valid: say so
-		}
-		h.Session = id
-		if s, err := e.State.LoadSession(id); err == nil {
-			h.Model, h.Cwd, h.Compactions = s.ModelID, s.Cwd, s.Compactions
 		}
 	} else {
 		fmt.Fprintln(e.Stderr, "zoneline: no session (CLAUDE_CODE_SESSION_ID is not set, no -session): the skeleton's session is a placeholder")
+	}
+	// The registry's model and cwd came from payloads, the cwd maybe from the environment:
+	// Template puts each through safetext.Field.
+	fmt.Fprint(e.Stdout, checkpoint.Template(e.checkpointHeader(id)))
+	return nil
+}
+
+// checkpointHeader is the identity header of id's checkpoint: the model, cwd and compactions
+// the registry holds; else the cwd is $CLAUDE_PROJECT_DIR or the working directory and the
+// model "unknown".
+func (e *Env) checkpointHeader(id string) checkpoint.Header {
+	h := checkpoint.Header{Session: id, Time: e.Now()}
+	if s, err := e.State.LoadSession(id); err == nil {
+		h.Model, h.Cwd, h.Compactions = s.ModelID, s.Cwd, s.Compactions
 	}
 	if h.Cwd == "" {
 		h.Cwd = e.Getenv("CLAUDE_PROJECT_DIR")
@@ -295,8 +299,5 @@ func (e *Env) checkpointTemplate(o checkpointOptions) error {
 	if h.Model == "" {
 		h.Model = "unknown"
 	}
-	// The registry's model and cwd came from payloads, the cwd maybe from the environment:
-	// Template puts each through safetext.Field.
-	fmt.Fprint(e.Stdout, checkpoint.Template(h))
-	return nil
+	return h
 }

@@ -77,6 +77,8 @@ type Command struct {
 	// AnyPaths: the command runs without a config path or a state dir (paths.Paths.Resolved):
 	// it degrades on its own (the statusline, the hooks, doctor, …). The others refuse.
 	AnyPaths bool
+	// NoArgs: the command takes flags only; an argument is a usage error.
+	NoArgs bool
 }
 
 // commands is the subcommand table, in the order `zoneline help` lists them.
@@ -96,15 +98,10 @@ func lookup(name string) *Command {
 	return nil
 }
 
-// noFlags is the Parse of a command without flags: its run step refuses arguments.
+// noFlags is the Parse of a command without flags (and, NoArgs, without arguments).
 func noFlags(run func(e *Env) error) func(e *Env, fs *flag.FlagSet) func([]string) error {
 	return func(e *Env, fs *flag.FlagSet) func([]string) error {
-		return func(args []string) error {
-			if len(args) > 0 {
-				return usagef("unexpected argument %q", args[0])
-			}
-			return run(e)
-		}
+		return func([]string) error { return run(e) }
 	}
 }
 
@@ -160,6 +157,9 @@ func (e *Env) runCommand(c *Command, args []string) error {
 	if !c.AnyPaths && !e.Paths.Resolved() {
 		return e.noPaths()
 	}
+	if c.NoArgs && fs.NArg() > 0 {
+		return usagef("unexpected argument %q", fs.Arg(0))
+	}
 	return run(fs.Args())
 }
 
@@ -172,6 +172,21 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 		return usageError{}
 	}
 	return err
+}
+
+// parseSub reads a command with subcommands: the subcommand (none is a usage error, missing),
+// then its flags; no argument may follow.
+func parseSub(fs *flag.FlagSet, args []string, missing string) (string, error) {
+	if len(args) == 0 {
+		return "", usagef("%s", missing)
+	}
+	if err := parseFlags(fs, args[1:]); err != nil { // flags after the subcommand
+		return "", err
+	}
+	if fs.NArg() > 0 {
+		return "", usagef("unexpected argument %q", fs.Arg(0))
+	}
+	return args[0], nil
 }
 
 // isSet reports whether the flag name was given on the command line.
@@ -332,6 +347,7 @@ var cmdVersion = &Command{
 	Long:     "Print zoneline's version (also: zoneline --version).",
 	Parse:    noFlags(runVersion),
 	AnyPaths: true,
+	NoArgs:   true,
 }
 
 func runVersion(e *Env) error {

@@ -60,12 +60,8 @@ func parseCompactFlow(e *Env, fs *flag.FlagSet) func([]string) error {
 // runCompactFlow is `zoneline compact-flow`: checkpoint → compact → restore in another
 // session's tmux pane, stopping at the first step that fails.
 func (e *Env) runCompactFlow(o compactFlowOptions) error {
-	if e.process {
-		// It types into other panes and may outlive its reader (`… | head`, a closed
-		// terminal): a write to a gone reader fails with EPIPE instead of killing the process
-		// between a step sent and its record.
-		ignoreSIGPIPE()
-	}
+	ctx, stop := e.paneDriver()
+	defer stop()
 	cfg, err := e.loadConfig()
 	if err != nil {
 		return err
@@ -85,9 +81,18 @@ func (e *Env) runCompactFlow(o compactFlowOptions) error {
 		}
 		return nil
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	return e.runFlow(ctx, f) // its error quotes what the pane shows: exitCode makes it safe
+}
+
+// paneDriver starts a command that types into other panes (compact-flow, watch): its context
+// ends at SIGINT or SIGTERM. It may outlive its reader (`… | head`, a closed terminal): a write
+// to a gone reader fails with EPIPE instead of killing the process between a step sent and its
+// record.
+func (e *Env) paneDriver() (context.Context, context.CancelFunc) {
+	if e.process {
+		ignoreSIGPIPE()
+	}
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 }
 
 // runFlow runs f holding its pane's lock.

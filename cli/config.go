@@ -38,17 +38,11 @@ func parseConfig(e *Env, fs *flag.FlagSet) func([]string) error {
 	var o configOptions
 	fs.BoolVar(&o.Force, "force", false, "init: overwrite an existing config")
 	return func(args []string) error {
-		if len(args) == 0 {
-			return usagef("name a config command: init, check, show or path")
-		}
-		o.Sub = args[0]
-		if err := parseFlags(fs, args[1:]); err != nil { // flags after the subcommand
+		var err error
+		if o.Sub, err = parseSub(fs, args, "name a config command: init, check, show or path"); err != nil {
 			return err
 		}
-		switch {
-		case fs.NArg() > 0:
-			return usagef("unexpected argument %q", fs.Arg(0))
-		case o.Force && o.Sub != "init":
+		if o.Force && o.Sub != "init" {
 			return usagef("-force is for config init")
 		}
 		return e.runConfig(o)

@@ -1,15 +1,12 @@
 package cli
 
 import (
-	"bytes"
-	"context"
 	"flag"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/zoneline/zoneline/config"
 	"github.com/zoneline/zoneline/doctor"
@@ -17,9 +14,6 @@ import (
 	"github.com/zoneline/zoneline/notify"
 	"github.com/zoneline/zoneline/zones"
 )
-
-// doctorNotifyTimeout bounds `zoneline doctor -notify`'s wait for the companion.
-const doctorNotifyTimeout = notify.CompanionDeadline + 2*time.Second
 
 // doctorOptions are the flags of `zoneline doctor`.
 type doctorOptions struct {
@@ -35,16 +29,14 @@ settings and the skills, the paths, the config, the state dir, the payloads the 
 last saw, notifications, auto-compact and the log. Exit 1 when a check fails.`,
 	Parse:    parseDoctor,
 	AnyPaths: true,
+	NoArgs:   true,
 }
 
 func parseDoctor(e *Env, fs *flag.FlagSet) func([]string) error {
 	var o doctorOptions
 	fs.BoolVar(&o.notify, "notify", false, "send a test desktop notification through zoneline-notify")
 	fs.BoolVar(&o.project, "project", false, "check .claude/settings.json of the current repository instead of the user's")
-	return func(args []string) error {
-		if len(args) > 0 {
-			return usagef("unexpected argument %q", args[0])
-		}
+	return func([]string) error {
 		rs := e.doctor(o)
 		fmt.Fprintf(e.Stdout, "zoneline doctor (%s)\n\n", version())
 		doctor.Render(e.Stdout, rs)
@@ -101,7 +93,10 @@ func (e *Env) doctor(o doctorOptions) []doctor.Result {
 	bus := notify.HaveBus(e.Getenv)
 	var sent error
 	if o.notify && cfg.Notify.Enabled && findErr == nil && bus {
-		sent = sendTest(companion, cfg, e.Paths.StateDir)
+		sent = sendTest(companion, notify.Notification{
+			Title: "zoneline: test notification", Body: "zoneline doctor -notify: notifications work.",
+			AppName: cfg.Notify.AppName, Urgency: cfg.Notify.Urgency,
+		}, e.Paths.StateDir)
 	}
 	rs = append(rs, doctor.Notify(cfg.Notify.Enabled, companion, findErr, bus, o.notify && findErr == nil && bus, sent))
 
@@ -114,31 +109,11 @@ func (e *Env) doctor(o doctorOptions) []doctor.Result {
 		}
 	}
 	window = zones.Window(window, modelID, cfg.Window)
-	rs = append(rs, doctor.AutoCompact(zones.AutoCompact(e.pipeline().CompactInput(cfg, window, projectDirOf(e))), window))
+	wd, _ := os.Getwd() // the working directory's .claude settings also count
+	rs = append(rs, doctor.AutoCompact(zones.AutoCompact(e.pipeline().CompactInput(cfg, window, wd)), window))
 	rs = append(rs, doctor.Mod(e.Paths.ClaudeDir, self))
 	rs = append(rs, doctor.Log(e.State.LogPath(), e.Now()))
 	return rs
-}
-
-// sendTest runs the companion in the foreground with a test notification and returns why it
-// failed, if it did.
-func sendTest(companion string, cfg *config.Config, stateDir string) error {
-	n := notify.Notification{
-		Title: "zoneline: test notification", Body: "zoneline doctor -notify: notifications work.",
-		AppName: cfg.Notify.AppName, Urgency: cfg.Notify.Urgency,
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), doctorNotifyTimeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, companion, n.Args(stateDir)...)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Run(); err != nil {
-		if msg := strings.TrimSpace(out.String()); msg != "" {
-			return fmt.Errorf("%v: %s", err, msg)
-		}
-		return err
-	}
-	return nil
 }
 
 // lookPath finds name in the PATH value given (not the process's own, so tests can set it).
@@ -155,10 +130,4 @@ func lookPath(name, path string) (string, error) {
 		}
 	}
 	return "", exec.ErrNotFound
-}
-
-// projectDirOf returns the working directory, whose .claude settings also count for doctor.
-func projectDirOf(e *Env) string {
-	wd, _ := os.Getwd()
-	return wd
 }

@@ -4,9 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/zoneline/zoneline/gitcache"
 	"github.com/zoneline/zoneline/gitinfo"
@@ -78,16 +76,5 @@ func (e *Env) startGitRefresh(root string) {
 	if !gitcache.Claim(e.State.Root, root, e.Now()) {
 		return
 	}
-	bin, err := os.Executable()
-	if err != nil {
-		e.State.Log("statusline", "git refresh: %v", err)
-		return
-	}
-	if strings.TrimSuffix(filepath.Base(bin), ".exe") != "zoneline" {
-		return // a test binary running cli in-process: it has no git-refresh command to start
-	}
-	args := []string{"git-refresh", "-root", root}
-	if err := gitcache.Start(bin, args); err != nil {
-		e.State.Log("statusline", "git refresh: %v", err)
-	}
+	e.startDetached("git refresh", "git-refresh", "-root", root)
 }

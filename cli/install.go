@@ -36,7 +36,8 @@ default config when there is none. What was there before is kept (a backup, and 
 record uninstall reads); another tool's statusLine is kept (the Stop hook runs the warnings),
 run inside zoneline's with -wrap, or replaced with -force. -mod also installs the Claude Code
 mod (docs/mod.md).`,
-	Parse: parseInstall,
+	Parse:  parseInstall,
+	NoArgs: true,
 }
 
 var cmdUninstall = &Command{
@@ -45,7 +46,8 @@ var cmdUninstall = &Command{
 	Long: `Take out exactly what install added to settings.json and the skills folder, putting back a
 statusLine install replaced, and the mod. -purge also removes the config file and the state
 dir; -mod removes the mod alone.`,
-	Parse: parseUninstall,
+	Parse:  parseUninstall,
+	NoArgs: true,
 }
 
 func parseInstall(e *Env, fs *flag.FlagSet) func([]string) error {
@@ -56,10 +58,7 @@ func parseInstall(e *Env, fs *flag.FlagSet) func([]string) error {
 	fs.BoolVar(&o.wrap, "wrap", false, "keep another statusLine by running it inside zoneline's (zoneline statusline -wrap 'THEIR COMMAND'); uninstall puts it back")
 	fs.BoolVar(&o.dryRun, "dry-run", false, "print the diff that would be applied and change nothing")
 	fs.BoolVar(&o.mod, "mod", false, "also install the Claude Code mod (a zone row above the prompt, the keep-list on every compaction)")
-	return func(args []string) error {
-		if len(args) > 0 {
-			return usagef("unexpected argument %q", args[0])
-		}
+	return func([]string) error {
 		if o.mod {
 			// Checked before anything is written: no half install.
 			if err := e.checkMod(o); err != nil {
@@ -89,10 +88,8 @@ func parseUninstall(e *Env, fs *flag.FlagSet) func([]string) error {
 	fs.BoolVar(&o.purge, "purge", false, "also remove the config file and the state dir")
 	fs.BoolVar(&o.dryRun, "dry-run", false, "print the diff that would be applied and change nothing")
 	fs.BoolVar(&o.mod, "mod", false, "remove only the Claude Code mod (the hooks, status line and skills stay)")
-	return func(args []string) error {
+	return func([]string) error {
 		switch {
-		case len(args) > 0:
-			return usagef("unexpected argument %q", args[0])
 		case o.mod && (o.project || o.purge):
 			return usagef("uninstall -mod removes only the mod, which is installed for the user: run it without -project and -purge")
 		case o.mod:

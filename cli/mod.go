@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io/fs"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -59,11 +58,8 @@ func parseMod(e *Env, fs *flag.FlagSet) func([]string) error {
 		default:
 			return usagef("unknown mod command %q", o.Sub)
 		}
-		if err := parseFlags(fs, args[1:]); err != nil {
+		if _, err := parseSub(fs, args, "name a mod command"); err != nil {
 			return err
-		}
-		if fs.NArg() > 0 {
-			return usagef("unexpected argument %q", fs.Arg(0))
 		}
 		return e.runMod(o)
 	}
@@ -220,40 +216,25 @@ func (e *Env) modCheckpointState(id string, cfg *config.Config) modCheckpoint {
 		return modCheckpoint{}
 	}
 	f, _ := checkpoint.Next(e.State, id, e.Now(), time.Duration(cfg.Checkpoint.StaleMinutes)*time.Minute)
-	ck := modCheckpoint{path: path, fresh: f.Fresh}
-	if !ck.fresh {
-		return ck
-	}
+	return modCheckpoint{path: path, fresh: f.Fresh, verified: f.Fresh && verifies(path, id, cfg)}
+}
+
+// verifies reports whether the checkpoint at path reads and passes `zoneline checkpoint verify`
+// (the config's budget, the session's header).
+func verifies(path, id string, cfg *config.Config) bool {
 	text, _, err := checkpoint.Read(path)
-	if err != nil {
-		return ck
-	}
-	ck.verified = len(checkpoint.Verify(checkpoint.Parse(text), checkpoint.VerifyOptions{Budget: cfg.Checkpoint.Budget, Session: id})) == 0
-	return ck
+	return err == nil && len(checkpoint.Verify(checkpoint.Parse(text), checkpoint.VerifyOptions{Budget: cfg.Checkpoint.Budget, Session: id})) == 0
 }
 
 // modForkPrompt prints the prompt the mod sends through $.model.fork to have the checkpoint
 // written without adding to the conversation: the compact-prep skill's section rules and the
 // template with this session's identity header.
 func (e *Env) modForkPrompt(id string) error {
-	h := checkpoint.Header{Session: id, Time: e.Now(), Model: "unknown"}
-	if s, err := e.State.LoadSession(id); err == nil {
-		if s.ModelID != "" {
-			h.Model = s.ModelID
-		}
-		h.Cwd, h.Compactions = s.Cwd, s.Compactions
-	}
-	if h.Cwd == "" {
-		h.Cwd = e.Getenv("CLAUDE_PROJECT_DIR")
-	}
-	if h.Cwd == "" {
-		h.Cwd, _ = os.Getwd()
-	}
 	rules, err := skillSectionRules()
 	if err != nil {
 		return err
 	}
-	fmt.Fprint(e.Stdout, safetext.Text(checkpoint.ForkPrompt(rules, checkpoint.Template(h))))
+	fmt.Fprint(e.Stdout, safetext.Text(checkpoint.ForkPrompt(rules, checkpoint.Template(e.checkpointHeader(id)))))
 	return nil
 }
 
@@ -337,9 +318,7 @@ func (e *Env) modReceipt(id string) error {
 	if rs.Restore != "" {
 		f, _ := checkpoint.Current(e.State, id, e.Now(), time.Duration(cfg.Checkpoint.StaleMinutes)*time.Minute)
 		if path, err := checkpoint.Path(e.State, id); err == nil && f.Fresh {
-			if text, _, err := checkpoint.Read(path); err == nil {
-				restored = len(checkpoint.Verify(checkpoint.Parse(text), checkpoint.VerifyOptions{Budget: cfg.Checkpoint.Budget, Session: id})) == 0
-			}
+			restored = verifies(path, id, cfg)
 		}
 	}
 	b = jsonBool(b, "checkpoint_restored", restored)
@@ -348,23 +327,17 @@ func (e *Env) modReceipt(id string) error {
 	return nil
 }
 
+// jsonStr, jsonInt and jsonBool append one member ,"key":value to a JSON object.
 func jsonStr(b []byte, key, v string) []byte {
-	b = append(b, ',', '"')
-	b = append(b, key...)
-	b = append(b, '"', ':')
-	return jsonscan.AppendString(b, safetext.Field(v, 0)) // every value is one line of the mod's row
+	return jsonscan.AppendString(jsonKey(b, key), safetext.Field(v, 0)) // every value is one line of the mod's row
 }
 
-func jsonInt(b []byte, key string, v int64) []byte {
-	b = append(b, ',', '"')
-	b = append(b, key...)
-	b = append(b, '"', ':')
-	return strconv.AppendInt(b, v, 10)
-}
+func jsonInt(b []byte, key string, v int64) []byte { return strconv.AppendInt(jsonKey(b, key), v, 10) }
 
-func jsonBool(b []byte, key string, v bool) []byte {
+func jsonBool(b []byte, key string, v bool) []byte { return strconv.AppendBool(jsonKey(b, key), v) }
+
+func jsonKey(b []byte, key string) []byte {
 	b = append(b, ',', '"')
 	b = append(b, key...)
-	b = append(b, '"', ':')
-	return strconv.AppendBool(b, v)
+	return append(b, '"', ':')
 }

@@ -1,17 +1,21 @@
 package cli
 
 import (
+	"bytes"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"os/exec"
+	"strings"
 	"time"
 
 	"github.com/zoneline/zoneline/config"
 	"github.com/zoneline/zoneline/notify"
 )
 
-// notifyTestTimeout bounds `zoneline notify --test` beyond the companion's own deadline.
+// notifyTestTimeout bounds a test notification (notify --test, doctor -notify) beyond the
+// companion's own deadline.
 const notifyTestTimeout = notify.CompanionDeadline + 2*time.Second
 
 var cmdNotify = &Command{
@@ -52,20 +56,7 @@ func (e *Env) runNotify() error {
 		Body:    "Warnings before auto-compact will look like this. Next step in a real one: /compact-prep, then /compact.",
 		AppName: cfg.Notify.AppName, Urgency: cfg.Notify.Urgency,
 	}
-	cmd := exec.Command(bin, n.Args("")...)
-	cmd.Stdout, cmd.Stderr = e.Stderr, e.Stderr
-	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("zoneline: starting %s: %v", bin, err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err = <-done:
-	case <-time.After(notifyTestTimeout):
-		cmd.Process.Kill()
-		err = fmt.Errorf("no answer after %s", notifyTestTimeout)
-	}
-	if err != nil {
+	if err := sendTest(bin, n, ""); err != nil {
 		return fmt.Errorf("zoneline: the test notification failed (%s): %v; is a notification daemon running?", bin, err)
 	}
 	if !cfg.Notify.Enabled {
@@ -74,4 +65,22 @@ func (e *Env) runNotify() error {
 	}
 	fmt.Fprintf(e.Stdout, "sent %q through %s: check your desktop\n", n.Title, bin)
 	return nil
+}
+
+// sendTest runs the companion bin in the foreground with n (doctor -notify, notify -test) and
+// returns why it failed, with what it said, or that it did not answer within notifyTestTimeout.
+func sendTest(bin string, n notify.Notification, stateDir string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), notifyTestTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, n.Args(stateDir)...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	switch msg := strings.TrimSpace(out.String()); {
+	case ctx.Err() != nil:
+		return fmt.Errorf("no answer after %s", notifyTestTimeout)
+	case err != nil && msg != "":
+		return fmt.Errorf("%v: %s", err, msg)
+	}
+	return err
 }

@@ -2,12 +2,12 @@ package cli
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/mattn/go-runewidth"
 
 	"github.com/zoneline/zoneline/config"
+	"github.com/zoneline/zoneline/internal/termcolor"
 	"github.com/zoneline/zoneline/state"
 )
 
@@ -31,9 +31,11 @@ const (
 )
 
 // ansi16 is the 16-colour palette of the picture (a dark terminal theme).
-var ansi16 = [16]string{
-	"#2e3138", "#e06c75", "#98c379", "#e5c07b", "#61afef", "#c678dd", "#56b6c2", "#abb2bf",
-	"#5c6370", "#ef7b84", "#b5e08f", "#f0d08f", "#7cc0ff", "#d98fea", "#6fd0dc", "#ffffff",
+var ansi16 = [16][3]uint8{
+	{0x2e, 0x31, 0x38}, {0xe0, 0x6c, 0x75}, {0x98, 0xc3, 0x79}, {0xe5, 0xc0, 0x7b},
+	{0x61, 0xaf, 0xef}, {0xc6, 0x78, 0xdd}, {0x56, 0xb6, 0xc2}, {0xab, 0xb2, 0xbf},
+	{0x5c, 0x63, 0x70}, {0xef, 0x7b, 0x84}, {0xb5, 0xe0, 0x8f}, {0xf0, 0xd0, 0x8f},
+	{0x7c, 0xc0, 0xff}, {0xd9, 0x8f, 0xea}, {0x6f, 0xd0, 0xdc}, {0xff, 0xff, 0xff},
 }
 
 // svgRow is one row of the picture: a label and a rendered line with its SGR codes.
@@ -75,152 +77,34 @@ func (e *Env) writePreviewSVG(path string, pe Env, cfg *config.Config, cfgErr er
 
 // svgRun is a run of text with one style.
 type svgRun struct {
-	text  string
-	col   int // starting cell
-	fg    string
-	bg    string
-	bold  bool
-	dim   bool
-	ital  bool
-	under bool
+	text string
+	col  int // starting cell
+	termcolor.Style
 }
 
-// sgrState is the text style after the SGR codes read so far.
-type sgrState struct {
-	fg, bg                 string
-	bold, dim, ital, under bool
-}
-
-// apply applies one SGR parameter list ("1;38;5;203") to s.
-func (s *sgrState) apply(params string) {
-	ps := strings.Split(params, ";")
-	num := func(i int) int {
-		if i >= len(ps) {
-			return -1
-		}
-		n, err := strconv.Atoi(ps[i])
-		if err != nil {
-			return -1
-		}
-		return n
-	}
-	for i := 0; i < len(ps); i++ {
-		n := num(i)
-		if ps[i] == "" {
-			n = 0
-		}
-		switch {
-		case n == 0:
-			*s = sgrState{}
-		case n == 1:
-			s.bold = true
-		case n == 2:
-			s.dim = true
-		case n == 22:
-			s.bold, s.dim = false, false
-		case n == 3:
-			s.ital = true
-		case n == 23:
-			s.ital = false
-		case n == 4:
-			s.under = true
-		case n == 24:
-			s.under = false
-		case n >= 30 && n <= 37:
-			s.fg = ansi16[n-30]
-		case n >= 90 && n <= 97:
-			s.fg = ansi16[n-90+8]
-		case n == 39:
-			s.fg = ""
-		case n >= 40 && n <= 47:
-			s.bg = ansi16[n-40]
-		case n >= 100 && n <= 107:
-			s.bg = ansi16[n-100+8]
-		case n == 49:
-			s.bg = ""
-		case n == 38 || n == 48:
-			var c string
-			switch num(i + 1) {
-			case 5:
-				c = color256(num(i + 2))
-				i += 2
-			case 2:
-				r, g, b := num(i+2), num(i+3), num(i+4)
-				if r >= 0 && g >= 0 && b >= 0 {
-					c = fmt.Sprintf("#%02x%02x%02x", r&255, g&255, b&255)
-				}
-				i += 4
-			}
-			if n == 38 {
-				s.fg = c
-			} else {
-				s.bg = c
-			}
-		}
-	}
-}
-
-// color256 returns the hex colour of xterm 256-colour index n.
-func color256(n int) string {
-	switch {
-	case n < 0 || n > 255:
-		return ""
-	case n < 16:
-		return ansi16[n]
-	case n < 232:
-		levels := [6]int{0, 95, 135, 175, 215, 255}
-		n -= 16
-		return fmt.Sprintf("#%02x%02x%02x", levels[n/36], levels[n/6%6], levels[n%6])
-	}
-	g := 8 + 10*(n-232)
-	return fmt.Sprintf("#%02x%02x%02x", g, g, g)
-}
-
-// parseSGR splits a line with SGR escape codes into styled runs placed on terminal cells.
-// Escape sequences other than SGR are dropped.
+// parseSGR splits a line with SGR escape codes into styled runs placed on terminal cells: a run
+// is the text between two escape sequences (termcolor.Scan).
 func parseSGR(line string, startCol int) (runs []svgRun, cols int) {
-	var st sgrState
 	col := startCol
-	var cur strings.Builder
-	runStart := col
-	flush := func() {
-		if cur.Len() > 0 {
-			runs = append(runs, svgRun{text: cur.String(), col: runStart, fg: st.fg, bg: st.bg, bold: st.bold, dim: st.dim, ital: st.ital, under: st.under})
-			cur.Reset()
+	termcolor.Scan(line, func(s string, st termcolor.Style) {
+		var text strings.Builder
+		runStart := col
+		for _, r := range s {
+			text.WriteRune(r)
+			col += runewidth.RuneWidth(r)
 		}
-		runStart = col
-	}
-	for i := 0; i < len(line); {
-		if line[i] == 0x1b && i+1 < len(line) && line[i+1] == '[' {
-			j := i + 2
-			for j < len(line) && (line[j] < 0x40 || line[j] > 0x7e) {
-				j++
-			}
-			if j < len(line) {
-				flush()
-				if line[j] == 'm' {
-					st.apply(line[i+2 : j])
-				}
-				i = j + 1
-				continue
-			}
-		}
-		r, size := utf8DecodeRune(line[i:])
-		cur.WriteRune(r)
-		col += runewidth.RuneWidth(r)
-		i += size
-	}
-	flush()
+		runs = append(runs, svgRun{text: text.String(), col: runStart, Style: st})
+	})
 	return runs, col
 }
 
-func utf8DecodeRune(s string) (rune, int) {
-	for i, r := range s {
-		if i == 0 {
-			return r, len(string(r))
-		}
+// svgColor is c's hex colour in the picture's palette; "" for the default colour.
+func svgColor(c termcolor.Color) string {
+	r, g, b, ok := c.RGB(&ansi16)
+	if !ok {
+		return ""
 	}
-	return 0, 1
+	return fmt.Sprintf("#%02x%02x%02x", r, g, b)
 }
 
 // renderSVG draws the rows as a dark terminal window: the label column in light grey, the
@@ -256,27 +140,27 @@ func renderSVG(rows []svgRow, width int) []byte {
 		for _, r := range p.runs {
 			x := float64(svgPadX) + float64(r.col)*svgCellW
 			cells := runewidth.StringWidth(r.text)
-			if r.bg != "" {
-				fmt.Fprintf(&b, `<rect x="%.1f" y="%d" width="%.1f" height="%d" fill="%s"/>`+"\n", x, y-svgFontSize+1, float64(cells)*svgCellW, svgLineH-2, r.bg)
+			if bg := svgColor(r.BG); bg != "" {
+				fmt.Fprintf(&b, `<rect x="%.1f" y="%d" width="%.1f" height="%d" fill="%s"/>`+"\n", x, y-svgFontSize+1, float64(cells)*svgCellW, svgLineH-2, bg)
 			}
 			if strings.TrimSpace(r.text) == "" {
 				continue
 			}
-			fg := r.fg
+			fg := svgColor(r.FG)
 			if fg == "" {
 				fg = svgLineFg
 			}
 			attrs := fmt.Sprintf(`x="%.1f" y="%d" fill="%s"`, x, y, fg)
-			if r.bold {
+			if r.Bold {
 				attrs += ` font-weight="bold"`
 			}
-			if r.dim {
+			if r.Dim {
 				attrs += ` fill-opacity="0.55"`
 			}
-			if r.ital {
+			if r.Italic {
 				attrs += ` font-style="italic"`
 			}
-			if r.under {
+			if r.Underline {
 				attrs += ` text-decoration="underline"`
 			}
 			fmt.Fprintf(&b, `<text %s textLength="%.1f" lengthAdjust="spacingAndGlyphs">%s</text>`+"\n", attrs, float64(cells)*svgCellW, xmlEscape(r.text))

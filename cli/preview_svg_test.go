@@ -6,9 +6,14 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/zoneline/zoneline/internal/termcolor"
 )
 
 func TestParseSGR(t *testing.T) {
+	basic := func(n int, code string) termcolor.Color {
+		return termcolor.Color{Kind: termcolor.ColorBasic, N: n, Code: code}
+	}
 	tests := []struct {
 		name string
 		in   string
@@ -16,14 +21,12 @@ func TestParseSGR(t *testing.T) {
 		cols int
 	}{
 		{"plain", "ab", []svgRun{{text: "ab", col: 0}}, 2},
-		{"16 colours and reset", "\x1b[32mok\x1b[0m x", []svgRun{{text: "ok", fg: ansi16[2]}, {text: " x", col: 2}}, 4},
-		{"bold red", "\x1b[1;31mD\x1b[0m", []svgRun{{text: "D", fg: ansi16[1], bold: true}}, 1},
-		{"256", "\x1b[38;5;114mS", []svgRun{{text: "S", fg: "#87d787"}}, 1},
-		{"256 grey", "\x1b[38;5;246mg", []svgRun{{text: "g", fg: "#949494"}}, 1},
-		{"truecolor bold", "\x1b[1;38;2;240;98;90m●", []svgRun{{text: "●", fg: "#f0625a", bold: true}}, 1},
-		{"dim then normal", "\x1b[2m▱\x1b[22m▰", []svgRun{{text: "▱", dim: true}, {text: "▰", col: 1}}, 2},
-		{"bright and bg", "\x1b[91;44mx", []svgRun{{text: "x", fg: ansi16[9], bg: ansi16[4]}}, 1},
-		{"empty params reset", "\x1b[31ma\x1b[mb", []svgRun{{text: "a", fg: ansi16[1]}, {text: "b", col: 1}}, 2},
+		{"16 colours and reset", "\x1b[32mok\x1b[0m x", []svgRun{{text: "ok", Style: termcolor.Style{FG: basic(2, "32")}}, {text: " x", col: 2}}, 4},
+		{"bold red", "\x1b[1;31mD\x1b[0m", []svgRun{{text: "D", Style: termcolor.Style{FG: basic(1, "31"), Bold: true}}}, 1},
+		{"dim then normal", "\x1b[2m▱\x1b[22m▰", []svgRun{{text: "▱", Style: termcolor.Style{Dim: true}}, {text: "▰", col: 1}}, 2},
+		{"bright and bg", "\x1b[91;44mx", []svgRun{{text: "x", Style: termcolor.Style{FG: basic(9, "91"), BG: basic(4, "44")}}}, 1},
+		{"italic, underline", "\x1b[3;4mi\x1b[23;24mj", []svgRun{{text: "i", Style: termcolor.Style{Italic: true, Underline: true}}, {text: "j", col: 1}}, 2},
+		{"empty params reset", "\x1b[31ma\x1b[mb", []svgRun{{text: "a", Style: termcolor.Style{FG: basic(1, "31")}}, {text: "b", col: 1}}, 2},
 		{"other escapes dropped", "a\x1b[2Kb", []svgRun{{text: "a"}, {text: "b", col: 1}}, 2},
 		{"wide rune", "界x", []svgRun{{text: "界x"}}, 3},
 	}
@@ -35,10 +38,17 @@ func TestParseSGR(t *testing.T) {
 	}
 }
 
-func TestColor256(t *testing.T) {
-	for n, want := range map[int]string{1: ansi16[1], 16: "#000000", 196: "#ff0000", 203: "#ff5f5f", 221: "#ffd75f", 232: "#080808", 255: "#eeeeee", 256: ""} {
-		if got := color256(n); got != want {
-			t.Errorf("color256(%d) = %q, want %q", n, got, want)
+// TestSVGColor: the colours of the picture, by the SGR code that set them (the 16 colours from
+// its own palette).
+func TestSVGColor(t *testing.T) {
+	for code, want := range map[string]string{
+		"31": "#e06c75", "38;5;1": "#e06c75", "38;5;16": "#000000", "38;5;196": "#ff0000", "38;5;203": "#ff5f5f",
+		"38;5;221": "#ffd75f", "38;5;232": "#080808", "38;5;246": "#949494", "38;5;255": "#eeeeee", "38;5;256": "",
+		"38;5;114": "#87d787", "38;2;240;98;90": "#f0625a", "1;38;2;240;98;90": "#f0625a", "39": "",
+	} {
+		runs, _ := parseSGR("\x1b["+code+"mx", 0)
+		if got := svgColor(runs[0].FG); got != want {
+			t.Errorf("SGR %s: %q, want %q", code, got, want)
 		}
 	}
 }

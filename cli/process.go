@@ -4,9 +4,12 @@ import (
 	"errors"
 	"io"
 	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/zoneline/zoneline/internal/deadline"
+	"github.com/zoneline/zoneline/internal/detach"
 	"github.com/zoneline/zoneline/internal/rawfs"
 	"github.com/zoneline/zoneline/payload"
 )
@@ -96,4 +99,20 @@ func (e *Env) processGuard(start time.Time, name string, fallback func(msg strin
 		}
 		os.Exit(exitOK)
 	})
+}
+
+// startDetached starts this zoneline with args, detached (internal/detach), after the line is
+// printed; what names it in the log when it cannot start. A test binary running cli in-process
+// has no such command: it starts nothing.
+func (e *Env) startDetached(what string, args ...string) {
+	bin, err := os.Executable()
+	if err == nil && strings.TrimSuffix(filepath.Base(bin), ".exe") != "zoneline" {
+		return
+	}
+	if err == nil {
+		err = detach.Start(bin, args)
+	}
+	if err != nil {
+		e.State.Log("statusline", "%s: %v", what, err)
+	}
 }

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -14,7 +13,6 @@ import (
 	"github.com/zoneline/zoneline/checkpoint"
 	"github.com/zoneline/zoneline/config"
 	"github.com/zoneline/zoneline/hookevent"
-	"github.com/zoneline/zoneline/internal/safetext"
 	"github.com/zoneline/zoneline/report"
 	"github.com/zoneline/zoneline/state"
 	"github.com/zoneline/zoneline/tune"
@@ -42,7 +40,8 @@ zones as lived (per model, turns, tool errors and interruptions per 100 tool cal
 warn and dumb zones of your thresholds). -since takes a duration (30d, 2w, 12h), a date
 (2026-11-01) or "all". -json prints every figure with the session and compaction behind it.
 No transcript found is one message and exit 1. docs/report.md explains every figure.`,
-	Parse: parseReport,
+	Parse:  parseReport,
+	NoArgs: true,
 }
 
 func parseReport(e *Env, fs *flag.FlagSet) func([]string) error {
@@ -53,10 +52,7 @@ func parseReport(e *Env, fs *flag.FlagSet) func([]string) error {
 	fs.BoolVar(&o.JSON, "json", false, "print the report as JSON")
 	fs.StringVar(&o.SVG, "svg", "", "also write the charts as an SVG `file`")
 	fs.BoolVar(&o.Verbose, "v", false, "every compaction, skill, action and context band")
-	return func(args []string) error {
-		if len(args) > 0 {
-			return usagef("unexpected argument %q", args[0])
-		}
+	return func([]string) error {
 		since, err := parseSince(o.Since, e.Now())
 		if err != nil {
 			return usagef("-since %s", err)
@@ -146,11 +142,9 @@ func (e *Env) runReport(o reportOptions, since time.Time) error {
 		fmt.Fprintf(e.Stderr, "zoneline: read %s in %.1fs (%.0f MB/s)\n", tune.Bytes(rep.Totals.Bytes), secs, float64(rep.Totals.Bytes)/1e6/secs)
 	}
 	if o.JSON {
-		out, err := json.MarshalIndent(rep, "", "  ")
-		if err != nil {
-			return fmt.Errorf("zoneline: %v", err)
+		if err := e.printJSON(rep); err != nil {
+			return err
 		}
-		e.Stdout.Write(append(safetext.JSON(out), '\n'))
 	} else {
 		report.Render(e.Stdout, rep, report.RenderOptions{Profile: e.personProfile(cfg.Color), Verbose: o.Verbose})
 	}

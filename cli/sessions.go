@@ -31,7 +31,8 @@ Its status says what is known: "active 2m ago" when it rendered or took a prompt
 -active, else "idle since 14:02". Claude Code renders the status line after each turn and never
 while idle, so an idle session is waiting at its prompt, or has ended: nothing tells which.
 Active sessions come first.`,
-	Parse: parseSessions,
+	Parse:  parseSessions,
+	NoArgs: true,
 }
 
 func parseSessions(e *Env, fs *flag.FlagSet) func([]string) error {
@@ -40,10 +41,7 @@ func parseSessions(e *Env, fs *flag.FlagSet) func([]string) error {
 	fs.BoolVar(&o.All, "all", false, "include sessions not seen within -since")
 	fs.DurationVar(&o.Since, "since", sessions.DefaultSince, "a session is live when its status line rendered within this time")
 	fs.DurationVar(&o.Active, "active", sessions.DefaultActive, "a session is active when it rendered or took a prompt within this time")
-	return func(args []string) error {
-		if len(args) > 0 {
-			return usagef("unexpected argument %q", args[0])
-		}
+	return func([]string) error {
 		if o.Since <= 0 || o.Active <= 0 {
 			return usagef("-since and -active must be positive, e.g. -since 30m")
 		}
@@ -63,13 +61,7 @@ func (e *Env) runSessions(o sessionsOptions) error {
 		if es == nil {
 			es = []sessions.Entry{}
 		}
-		out, err := json.MarshalIndent(es, "", "  ")
-		if err != nil {
-			return err
-		}
-		// The same values, with the C1 and bidi runes encoding/json leaves raw escaped.
-		e.Stdout.Write(append(safetext.JSON(out), '\n'))
-		return nil
+		return e.printJSON(es)
 	}
 	if len(es) == 0 {
 		what := fmt.Sprintf("seen in the last %s", o.Since)
@@ -82,4 +74,16 @@ func (e *Env) runSessions(o sessionsOptions) error {
 	cfg, _ := config.Load(e.Paths.Config) // defaults when broken: colour is not worth failing for
 	profile := e.personProfile(cfg.Color)
 	return sessions.Render(e.Stdout, es, now, profile)
+}
+
+// printJSON prints v as indented JSON for -json (sessions, tune, report), with the C1 and bidi
+// runes encoding/json leaves raw escaped (safetext.JSON): its strings come from payloads and
+// transcripts.
+func (e *Env) printJSON(v any) error {
+	out, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return fmt.Errorf("zoneline: %v", err)
+	}
+	e.Stdout.Write(append(safetext.JSON(out), '\n'))
+	return nil
 }

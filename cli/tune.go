@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -138,11 +137,9 @@ func (e *Env) runTune(o tuneOptions) error {
 		fmt.Fprintf(e.Stderr, "zoneline: read %s in %.1fs (%.0f MB/s)\n", tune.Bytes(rep.Totals.Bytes), secs, float64(rep.Totals.Bytes)/1e6/secs)
 	}
 	if o.JSON {
-		out, err := json.MarshalIndent(rep, "", "  ")
-		if err != nil {
-			return fmt.Errorf("zoneline: %v", err)
+		if err := e.printJSON(rep); err != nil {
+			return err
 		}
-		e.Stdout.Write(append(safetext.JSON(out), '\n')) // model names from transcripts: C1 and bidi escaped
 	} else {
 		profile := e.personProfile(cfg.Color)
 		tune.Render(e.Stdout, rep, tune.ChartOptions{Profile: profile, ASCII: cfg.Glyphs == "ascii"})

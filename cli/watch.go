@@ -4,10 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"os"
-	"os/signal"
 	"path/filepath"
-	"syscall"
 	"time"
 
 	"github.com/zoneline/zoneline/compactflow"
@@ -31,7 +28,8 @@ var cmdWatch = &Command{
 	Long: `Every -interval, read the registry and, for a session past its prep tier that is idle at
 its prompt, send a desktop notification, or with -auto run compact-flow on it (only in the
 projects listed in the config's [watch] projects). Runs until interrupted, or once with -once.`,
-	Parse: parseWatch,
+	Parse:  parseWatch,
+	NoArgs: true,
 }
 
 func parseWatch(e *Env, fs *flag.FlagSet) func([]string) error {
@@ -40,11 +38,8 @@ func parseWatch(e *Env, fs *flag.FlagSet) func([]string) error {
 	fs.DurationVar(&o.Interval, "interval", 0, "how often to read the registry (default: [watch] interval in the config, 5s)")
 	fs.BoolVar(&o.Once, "once", false, "check once and exit")
 	fs.DurationVar(&o.Since, "since", sessions.DefaultSince, "sessions seen within this time are watched")
-	return func(args []string) error {
-		switch {
-		case len(args) > 0:
-			return usagef("unexpected argument %q", args[0])
-		case isSet(fs, "interval") && o.Interval <= 0:
+	return func([]string) error {
+		if isSet(fs, "interval") && o.Interval <= 0 {
 			return usagef("-interval %s: want a positive duration, e.g. 5s", o.Interval)
 		}
 		// The config is loaded after the command line is read: a broken one cannot stop -h.
@@ -71,17 +66,11 @@ func parseWatch(e *Env, fs *flag.FlagSet) func([]string) error {
 // its prep tier that is idle at its prompt, notifies or (auto, allowed project) runs
 // compact-flow on it.
 func (e *Env) runWatch(cfg *config.Config, o watchOptions) error {
-	if e.process {
-		// It types into other panes and may outlive its reader (`… | head`, a closed
-		// terminal): a write to a gone reader fails with EPIPE instead of killing the process
-		// between a step sent and its record.
-		ignoreSIGPIPE()
-	}
+	ctx, stop := e.paneDriver()
+	defer stop()
 	if o.Auto && len(cfg.Watch.Projects) == 0 {
 		fmt.Fprintf(e.Stderr, "zoneline: -auto runs compact-flow only in the projects listed in [watch] projects of %s, and none is: it will only notify\n", e.Paths.Config)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	spawner := notify.Spawner{Getenv: e.Getenv, StateDir: e.State.Root}
 	w := &compactflow.Watcher{
 		State: e.State, Tmux: newTmux(), Auto: o.Auto, Projects: cfg.Watch.Projects, Since: o.Since, Now: e.Now,

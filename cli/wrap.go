@@ -79,11 +79,9 @@ func (a *statuslineArgs) apply(cfg *config.Config, inWrap bool) *config.Config {
 	c := *cfg
 	if a.segments != nil {
 		c.Statusline.Wrap = ""
-	}
-	if a.segments != nil {
 		var known []string
 		for _, s := range a.segments {
-			if isSegment(s) {
+			if statusline.IsSegment(s) {
 				known = append(known, s)
 			} else {
 				a.problems = append(a.problems, "unknown segment "+strconv.Quote(pipeline.Truncate(s, 30)))
@@ -147,8 +145,6 @@ func absolutePath(list string) string {
 	}
 	return strings.Join(keep, string(os.PathListSeparator))
 }
-
-func isSegment(name string) bool { return statusline.IsSegment(name) }
 
 // Bounds of a wrapped status line command.
 const (

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/zoneline/zoneline/config"
+	"github.com/zoneline/zoneline/internal/termcolor"
 	"github.com/zoneline/zoneline/statusline"
 )
 
@@ -105,37 +106,24 @@ func TestSegmentsFlag(t *testing.T) {
 		t.Errorf("every segment: %q", all)
 	}
 	for _, name := range statusline.SegmentNames() {
-		got := stripSGR(statuslineRun(t, dir, nil, "-segments", name))
+		got := termcolor.Strip(statuslineRun(t, dir, nil, "-segments", name))
 		if strings.Contains(got, "⚠") && name != "problems" {
 			t.Errorf("%s: %q", name, got)
 		}
 		t.Logf("%-12s %q", name, got)
 	}
-	if got := stripSGR(statuslineRun(t, dir, nil, "-segments", "compact,zone")); !strings.HasPrefix(got, "~67k to compact") || !strings.Contains(got, "WARN") {
+	if got := termcolor.Strip(statuslineRun(t, dir, nil, "-segments", "compact,zone")); !strings.HasPrefix(got, "~67k to compact") || !strings.Contains(got, "WARN") {
 		t.Errorf("order: %q", got)
 	}
-	if got := stripSGR(statuslineRun(t, dir, nil, "-segments", "zone")); got != "● WARN" {
+	if got := termcolor.Strip(statuslineRun(t, dir, nil, "-segments", "zone")); got != "● WARN" {
 		t.Errorf("zone alone: %q", got)
 	}
 	for _, args := range [][]string{{"-segments", "zone,nosuch"}, {"-segments", "nosuch"}, {"-segments", ""}, {"-nosuch"}} {
-		got := stripSGR(statuslineRun(t, dir, nil, args...))
+		got := termcolor.Strip(statuslineRun(t, dir, nil, args...))
 		if !strings.Contains(got, "⚠") || !strings.Contains(got, "WARN") {
 			t.Errorf("%q: %q, want the zone and a ⚠", args, got)
 		}
 	}
-}
-
-func stripSGR(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == 0x1b {
-			for i++; i < len(s) && !(s[i] >= 0x40 && s[i] <= 0x7e && s[i] != '['); i++ {
-			}
-			continue
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
 }
 
 // TestWrap: the wrapped command's output (run by the refresher) is shown with zoneline's part
@@ -183,7 +171,7 @@ func TestWrap(t *testing.T) {
 			statuslineRun(t, dir, vars, "-wrap", tt.cmd)
 			refreshRun(t, dir)
 			line := statuslineRun(t, dir, vars, "-wrap", tt.cmd)
-			plain := stripSGR(line)
+			plain := termcolor.Strip(line)
 			for _, w := range tt.want {
 				if !strings.Contains(plain, w) {
 					t.Errorf("%q lacks %q", plain, w)
@@ -231,7 +219,7 @@ func TestWrapPositions(t *testing.T) {
 	} {
 		dir := t.TempDir()
 		os.WriteFile(filepath.Join(dir, "config.toml"), []byte("[statusline]\nlines = [[\"zone\"]]\nwrap = \"echo theirs\"\nwrap_position = \""+tt.pos+"\"\n"), 0o600)
-		got := stripSGR(wrapRun(t, dir, nil))
+		got := termcolor.Strip(wrapRun(t, dir, nil))
 		if want := strings.ReplaceAll(tt.want, " *", ""); got != want {
 			t.Errorf("%s: %q, want %q", tt.pos, got, want)
 		}
@@ -346,18 +334,18 @@ func TestWrapLive(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "config.toml"), []byte("[statusline]\nlines = [[\"zone\"]]\nwrap = \"cat >/dev/null; echo theirs\"\n"), 0o600)
 	job := filepath.Join(dir, "state", "sessions", wrapSession, wrapJobName)
-	if got := stripSGR(statuslineRun(t, dir, nil)); got != "● WARN │ "+wrapPending {
+	if got := termcolor.Strip(statuslineRun(t, dir, nil)); got != "● WARN │ "+wrapPending {
 		t.Errorf("first render: %q", got)
 	}
 	first, _ := os.Stat(job)
-	if got := stripSGR(statuslineRun(t, dir, nil)); got != "● WARN │ "+wrapPending {
+	if got := termcolor.Strip(statuslineRun(t, dir, nil)); got != "● WARN │ "+wrapPending {
 		t.Errorf("before the refresher ran: %q", got)
 	}
 	if again, _ := os.Stat(job); first == nil || again == nil || !os.SameFile(first, again) {
 		t.Errorf("the same payload rewrote the job")
 	}
 	refreshRun(t, dir)
-	if got := stripSGR(statuslineRun(t, dir, nil)); got != "● WARN │ theirs" {
+	if got := termcolor.Strip(statuslineRun(t, dir, nil)); got != "● WARN │ theirs" {
 		t.Errorf("after the refresh: %q", got)
 	}
 	// Other payloads, no refresher: the kept output is one, two, three, then four renders
@@ -378,12 +366,12 @@ func TestWrapLive(t *testing.T) {
 		e.Now = func() time.Time { return time.Now().Add(tt.later) }
 		want := tt.want
 		e.Run([]string{"statusline"})
-		if got := stripSGR(strings.TrimSpace(out.String())); got != want {
+		if got := termcolor.Strip(strings.TrimSpace(out.String())); got != want {
 			t.Errorf("%d renders behind: %q, want %q", i+1, got, want)
 		}
 	}
 	refreshRun(t, dir)
-	if got := stripSGR(statuslineRun(t, dir, nil)); got != "● WARN │ theirs" {
+	if got := termcolor.Strip(statuslineRun(t, dir, nil)); got != "● WARN │ theirs" {
 		t.Errorf("caught up: %q", got)
 	}
 }

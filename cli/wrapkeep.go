@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/zoneline/zoneline/config"
-	"github.com/zoneline/zoneline/internal/detach"
 	"github.com/zoneline/zoneline/pipeline"
 	"github.com/zoneline/zoneline/state"
 	"github.com/zoneline/zoneline/statusline"
@@ -243,15 +242,5 @@ func (e *Env) startWrapRefresh(id, cmd, lock string) {
 		}
 		return
 	}
-	bin, err := os.Executable()
-	if err != nil {
-		e.State.Log("statusline", "wrap refresh: %v", err)
-		return
-	}
-	if strings.TrimSuffix(filepath.Base(bin), ".exe") != "zoneline" {
-		return // a test binary running cli in-process: it has no wrap-refresh command to start
-	}
-	if err := detach.Start(bin, []string{"wrap-refresh", "-session", id, "-wrap=" + cmd}); err != nil {
-		e.State.Log("statusline", "wrap refresh: %v", err)
-	}
+	e.startDetached("wrap refresh", "wrap-refresh", "-session", id, "-wrap="+cmd)
 }

@@ -59,15 +59,20 @@ func (e *Env) runWrapRefresh(id, cmd string, wait time.Duration) error {
 	if e.process {
 		markWrapping() // a zoneline under the wrapped command sees it and never wraps (insideWrap)
 	}
+	// pending reads the job and the kept output: ok when the job is cmd's and newer.
+	pending := func() (job wrapJob, kept wrapKept, ok bool) {
+		job, ok = readWrapJob(jobPath)
+		kept, have := readWrapKept(keptPath)
+		return job, kept, ok && job.cmd == cmd && !(have && kept.seq >= job.seq)
+	}
 	for runs := 0; runs < wrapMaxRuns; {
 		unlock, err := state.Lock(filepath.Join(dir, wrapLockName), wait)
 		if err != nil {
 			return nil // a refresher runs: it reads the job again before it lets go
 		}
 		for ; runs < wrapMaxRuns; runs++ {
-			job, ok := readWrapJob(jobPath)
-			kept, have := readWrapKept(keptPath)
-			if !ok || job.cmd != cmd || have && kept.seq >= job.seq {
+			job, kept, ok := pending()
+			if !ok {
 				break
 			}
 			lines, problem := runWrap(cmd, job, e.process)
@@ -80,9 +85,7 @@ func (e *Env) runWrapRefresh(id, cmd string, wait time.Duration) error {
 			}
 		}
 		unlock()
-		job, ok := readWrapJob(jobPath)
-		kept, have := readWrapKept(keptPath)
-		if !ok || job.cmd != cmd || have && kept.seq >= job.seq {
+		if _, _, ok := pending(); !ok {
 			return nil
 		}
 		wait = 0

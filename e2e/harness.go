@@ -8,18 +8,21 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/zoneline/zoneline/internal/procbench"
 )
 
 // Timing. A turn against the mock takes about 3 s, mostly the idle wait.
@@ -127,7 +130,7 @@ func Start(t testing.TB, opts Options) *Session {
 	if opts.Timeout == 0 {
 		opts.Timeout = DefaultTimeout
 	}
-	root, err := ModuleRoot()
+	root, err := procbench.Root()
 	if err != nil {
 		t.Fatalf("e2e: %v", err)
 	}
@@ -327,20 +330,11 @@ func (s *Session) writeConfig() {
 	if s.opts.Model != "" {
 		env = append(env, [2]string{"ANTHROPIC_MODEL", s.opts.Model})
 	}
-	keys := make([]string, 0, len(s.opts.Env))
-	for k := range s.opts.Env {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(s.opts.Env)) {
 		v := s.subst(s.opts.Env[k])
-		replaced := false
-		for i := range env {
-			if env[i][0] == k {
-				env[i][1], replaced = v, true
-			}
-		}
-		if !replaced {
+		if i := slices.IndexFunc(env, func(kv [2]string) bool { return kv[0] == k }); i >= 0 {
+			env[i][1] = v
+		} else {
 			env = append(env, [2]string{k, v})
 		}
 	}
@@ -388,13 +382,9 @@ func (s *Session) tmux(args ...string) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), tmuxCmdTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "tmux", append([]string{"-S", s.Sock}, args...)...)
-	env := os.Environ()[:0:0]
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "TMUX=") && !strings.HasPrefix(kv, "TMUX_PANE=") {
-			env = append(env, kv)
-		}
-	}
-	cmd.Env = env
+	cmd.Env = slices.DeleteFunc(os.Environ(), func(kv string) bool {
+		return strings.HasPrefix(kv, "TMUX=") || strings.HasPrefix(kv, "TMUX_PANE=")
+	})
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
@@ -477,35 +467,9 @@ func (s *Session) collect() {
 	if fi, err := os.Stat(src); err != nil || !fi.IsDir() {
 		return
 	}
-	copyTree(src, filepath.Join(s.Out, "transcripts"))
-}
-
-func copyTree(src, dst string) {
-	filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		in, err := os.Open(p)
-		if err != nil {
-			return nil
-		}
-		defer in.Close()
-		out, err := os.Create(target)
-		if err != nil {
-			return nil
-		}
-		defer out.Close()
-		io.Copy(out, in)
-		return nil
-	})
+	if err := os.CopyFS(filepath.Join(s.Out, "transcripts"), os.DirFS(src)); err != nil {
+		s.t.Logf("e2e: copying the transcripts out: %v", err)
+	}
 }
 
 // ---------------------------------------------------------------- screen
@@ -725,15 +689,8 @@ func (s *Session) Requests(kinds ...string) []Request {
 		if json.Unmarshal(line, &r) != nil {
 			continue // a line being written
 		}
-		if len(kinds) == 0 {
+		if len(kinds) == 0 || slices.Contains(kinds, r.Kind) {
 			out = append(out, r)
-			continue
-		}
-		for _, k := range kinds {
-			if r.Kind == k {
-				out = append(out, r)
-				break
-			}
 		}
 	}
 	return out

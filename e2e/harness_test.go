@@ -8,11 +8,14 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/zoneline/zoneline/internal/procbench"
+	"github.com/zoneline/zoneline/internal/termcolor"
 )
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	CleanupBuilds()
+	procbench.Cleanup()
 	os.Exit(code)
 }
 
@@ -34,7 +37,7 @@ func TestHarnessSmoke(t *testing.T) {
 		s.Fatalf("the status line E2E-SMOKE-LINE never showed")
 	}
 	s.WaitScreen(regexp.MustCompile(`Mock reply #\d+\. OK\.`), 10*time.Second)
-	if area := StatusArea(s.Screen(true)); len(area) != 1 || strings.TrimSpace(StripSGR(area[0])) != "E2E-SMOKE-LINE" {
+	if area := StatusArea(s.Screen(true)); len(area) != 1 || strings.TrimSpace(termcolor.Strip(area[0])) != "E2E-SMOKE-LINE" {
 		s.Fatalf("the status line area under the prompt box is %q, want the one line E2E-SMOKE-LINE", area)
 	}
 
@@ -49,4 +52,14 @@ func TestHarnessSmoke(t *testing.T) {
 		s.Fatalf("the mock got %d compaction requests, want 0", n)
 	}
 	t.Logf("smoke test took %.1fs", time.Since(t0).Seconds())
+}
+
+// hookEntry is a settings.json hooks entry that runs command (timeout 10 s) for matcher ("":
+// every one).
+func hookEntry(command, matcher string) []any {
+	e := map[string]any{"hooks": []any{map[string]any{"type": "command", "command": command, "timeout": 10}}}
+	if matcher != "" {
+		e["matcher"] = matcher
+	}
+	return []any{e}
 }

@@ -23,13 +23,7 @@ func inflightSession(t *testing.T, busAddr string, script []map[string]any) (*Se
 	Require(t)
 	bins := Build(t)
 	hookCmd := ShellQuote(bins.Zoneline) + " hook"
-	entry := func(matcher string) []any {
-		e := map[string]any{"hooks": []any{map[string]any{"type": "command", "command": hookCmd, "timeout": 10}}}
-		if matcher != "" {
-			e["matcher"] = matcher
-		}
-		return []any{e}
-	}
+	entry := func(matcher string) []any { return hookEntry(hookCmd, matcher) }
 	env := map[string]string{
 		"ZONELINE_STATE_DIR":  "{{WORK}}/state",
 		"ZONELINE_CONFIG":     "{{WORK}}/zoneline.toml",

@@ -10,6 +10,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/zoneline/zoneline/internal/procbench"
+	"github.com/zoneline/zoneline/internal/termcolor"
 )
 
 // zonelineLineRE matches what only zoneline's status line shows: a zone word with a token
@@ -23,7 +26,7 @@ var zonelineLineRE = regexp.MustCompile(`(SMART|WARN|DUMB) +\d+k/(200k|1M)|○ -
 // session shows no zoneline line.
 func TestInstallFromCleanClone(t *testing.T) {
 	Require(t)
-	root, err := ModuleRoot()
+	root, err := procbench.Root()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +150,7 @@ func installStatus(s *Session, ok func(plain string) bool) ([]string, string) {
 		area = StatusArea(sc)
 		var ps []string
 		for _, l := range area {
-			ps = append(ps, strings.TrimSpace(StripSGR(l)))
+			ps = append(ps, strings.TrimSpace(termcolor.Strip(l)))
 		}
 		plain = strings.Join(ps, " | ")
 		return len(area) > 0 && ok(plain)

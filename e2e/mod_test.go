@@ -69,13 +69,7 @@ func modSession(t *testing.T, config string, env map[string]string, mockArgs ...
 	Require(t)
 	bins := Build(t)
 	hookCmd := ShellQuote(bins.Zoneline) + " hook"
-	entry := func(matcher string) []any {
-		e := map[string]any{"hooks": []any{map[string]any{"type": "command", "command": hookCmd, "timeout": 10}}}
-		if matcher != "" {
-			e["matcher"] = matcher
-		}
-		return []any{e}
-	}
+	entry := func(matcher string) []any { return hookEntry(hookCmd, matcher) }
 	allEnv := map[string]string{
 		"ZONELINE_STATE_DIR": "{{WORK}}/state",
 		"ZONELINE_CONFIG":    "{{WORK}}/zoneline.toml",

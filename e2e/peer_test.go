@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zoneline/zoneline/internal/termcolor"
 	"github.com/zoneline/zoneline/notify/notifytest"
 )
 
@@ -216,11 +217,11 @@ func TestInstallWrapCcstatusline(t *testing.T) {
 	s.MockUsage(Context(100_000))
 	s.Prompt("hello through the wrapped status line")
 	ansi, _ := s.Poll(60*time.Second, true, func(sc string) bool {
-		p := spaces(StripSGR(sc))
+		p := spaces(termcolor.Strip(sc))
 		return strings.Contains(p, "● WARN") && strings.Contains(p, ccstatuslineModel) && strings.Contains(p, "100k/200k") && strings.Contains(p, "Ctx: 100")
 	})
 	ansi = spaces(ansi)
-	plain := StripSGR(ansi)
+	plain := termcolor.Strip(ansi)
 	area := strings.Join(StatusArea(plain), " | ")
 	if !strings.Contains(area, "● WARN") || !strings.Contains(area, ccstatuslineModel) || !strings.Contains(area, "Ctx: 100") {
 		t.Fatalf("the pane should show zoneline's WARN and ccstatusline's widgets: %q", area)
@@ -272,11 +273,11 @@ func TestCcstatuslineCustomCommand(t *testing.T) {
 	s.MockUsage(Context(125_000))
 	s.Prompt("hello through ccstatusline's custom command")
 	ansi, _ := s.Poll(60*time.Second, true, func(sc string) bool {
-		p := spaces(StripSGR(sc))
+		p := spaces(termcolor.Strip(sc))
 		return strings.Contains(p, "● DUMB") && strings.Contains(p, ccstatuslineModel)
 	})
 	ansi = spaces(ansi)
-	area := StatusArea(StripSGR(ansi))
+	area := StatusArea(termcolor.Strip(ansi))
 	found := false
 	for _, l := range area {
 		if strings.Contains(l, ccstatuslineModel) && strings.Contains(l, "● DUMB") {

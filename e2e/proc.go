@@ -10,6 +10,17 @@ import (
 	"syscall"
 )
 
+// statFields returns the fields of /proc/<pid>/stat after the command name: state, ppid, …
+func statFields(pid string) ([]string, error) {
+	st, err := os.ReadFile("/proc/" + pid + "/stat")
+	if err != nil {
+		return nil, err
+	}
+	// "pid (comm) state ppid ...": comm may hold spaces and parens.
+	s := string(st)
+	return strings.Fields(s[strings.LastIndexByte(s, ')')+1:]), nil
+}
+
 // childrenMap maps each PID to its direct children, read from /proc.
 func childrenMap() map[int][]int {
 	kids := map[int][]int{}
@@ -22,18 +33,8 @@ func childrenMap() map[int][]int {
 		if err != nil {
 			continue
 		}
-		st, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		// "pid (comm) state ppid ...": comm may hold spaces and parens.
-		s := string(st)
-		i := strings.LastIndexByte(s, ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(s[i+1:])
-		if len(f) < 2 {
+		f, err := statFields(e.Name())
+		if err != nil || len(f) < 2 {
 			continue
 		}
 		ppid, err := strconv.Atoi(f[1])
@@ -69,24 +70,14 @@ func alive(pid int) bool {
 	if pid <= 0 {
 		return false
 	}
-	st, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			if _, serr := os.Stat("/proc/self/stat"); serr == nil {
-				return false // /proc works, so the process is gone
-			}
-			// no /proc (e.g. macOS): ask the kernel
-			return syscall.Kill(pid, 0) == nil
+	f, err := statFields(strconv.Itoa(pid))
+	if errors.Is(err, os.ErrNotExist) {
+		if _, serr := os.Stat("/proc/self/stat"); serr == nil {
+			return false // /proc works, so the process is gone
 		}
-		return false
+		return syscall.Kill(pid, 0) == nil // no /proc (e.g. macOS): ask the kernel
 	}
-	s := string(st)
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 {
-		return true
-	}
-	f := strings.Fields(s[i+1:])
-	return len(f) == 0 || f[0] != "Z"
+	return err == nil && (len(f) == 0 || f[0] != "Z")
 }
 
 // killPIDs sends sig to each PID, ignoring processes that are already gone.

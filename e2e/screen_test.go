@@ -3,6 +3,8 @@ package e2e
 import (
 	"strings"
 	"testing"
+
+	"github.com/zoneline/zoneline/internal/termcolor"
 )
 
 // These run without ZONELINE_E2E: they check the ANSI reading the scenarios rely on.
@@ -30,7 +32,7 @@ func TestColorHue(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c, ok := ColorAt(ParseSGR(tt.line), tt.word)
+			c, ok := ColorAt(termcolor.Cells(tt.line), tt.word)
 			if !ok {
 				t.Fatalf("%q not found in %q", tt.word, tt.line)
 			}
@@ -54,7 +56,7 @@ func TestStatusArea(t *testing.T) {
 		"", "",
 	}, "\n")
 	got := StatusArea(screen)
-	if len(got) != 1 || StripSGR(got[0]) != "  E2E-SMOKE-LINE" {
+	if len(got) != 1 || termcolor.Strip(got[0]) != "  E2E-SMOKE-LINE" {
 		t.Fatalf("StatusArea = %q, want the one smoke line", got)
 	}
 	blank := strings.Join([]string{border, "❯ ", border, "  ⏵⏵ auto mode on (shift+tab to cycle)", ""}, "\n")

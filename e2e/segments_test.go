@@ -15,6 +15,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/zoneline/zoneline/internal/termcolor"
 )
 
 // gatewayToken is an ANTHROPIC_AUTH_TOKEN whose JWT audience is "claude-gateway": with a base
@@ -156,12 +158,12 @@ func TestStatuslineLimitsCostCache(t *testing.T) {
 	// The zone word in the pane, after Claude Code's colour conversion.
 	found := false
 	for _, l := range area {
-		c, ok := ColorAt(ParseSGR(l), "DUMB")
+		c, ok := ColorAt(termcolor.Cells(l), "DUMB")
 		if !ok {
 			continue
 		}
 		found = true
-		r, g, b, ok := c.RGB()
+		r, g, b, ok := c.RGB(&termcolor.XTerm16)
 		t.Logf("DUMB drawn as %s (#%02x%02x%02x)", c, r, g, b)
 		if !ok || r <= g || r <= b || g > 110 || b > 110 {
 			t.Errorf("DUMB is %s (#%02x%02x%02x) in the 256-colour pane: want red dominant, green and blue ≤ 110", c, r, g, b)

@@ -33,13 +33,7 @@ const prepTrigger = "Prepare for compaction"
 func manySession(t *testing.T, name string, bins Binaries, stateDir, model string) *Session {
 	t.Helper()
 	hookCmd := ShellQuote(bins.Zoneline) + " hook"
-	entry := func(matcher string) []any {
-		e := map[string]any{"hooks": []any{map[string]any{"type": "command", "command": hookCmd, "timeout": 10}}}
-		if matcher != "" {
-			e["matcher"] = matcher
-		}
-		return []any{e}
-	}
+	entry := func(matcher string) []any { return hookEntry(hookCmd, matcher) }
 	s := Start(namedTB{t, t.Name() + "/" + name}, Options{
 		Model: model,
 		Settings: map[string]any{

@@ -63,13 +63,7 @@ func TestSecondCompactionStale(t *testing.T) {
 	Require(t)
 	bins := Build(t)
 	hookCmd := ShellQuote(bins.Zoneline) + " hook"
-	entry := func(matcher string) []any {
-		e := map[string]any{"hooks": []any{map[string]any{"type": "command", "command": hookCmd, "timeout": 10}}}
-		if matcher != "" {
-			e["matcher"] = matcher
-		}
-		return []any{e}
-	}
+	entry := func(matcher string) []any { return hookEntry(hookCmd, matcher) }
 	s := Start(t, Options{
 		Model: "claude-sonnet-4-5-20250929", // 200k: prep 120k, auto-compact 167k (not reached)
 		Settings: map[string]any{

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/zoneline/zoneline/internal/termcolor"
 )
 
 // statusWait bounds how long a step waits for the status line to show what
@@ -95,7 +97,7 @@ func statusArea(s *Session, step string, ok func(plain string) bool) ([]string, 
 		area = StatusArea(sc)
 		var ps []string
 		for _, l := range area {
-			ps = append(ps, strings.TrimSpace(StripSGR(l)))
+			ps = append(ps, strings.TrimSpace(termcolor.Strip(l)))
 		}
 		plain = strings.Join(ps, " | ")
 		return len(area) > 0 && ok(plain)
@@ -154,7 +156,7 @@ func expectZone(t *testing.T, s *Session, step string, w zoneWant) {
 func checkZoneColour(t *testing.T, step string, area []string, w zoneWant) {
 	t.Helper()
 	for _, l := range area {
-		cells := ParseSGR(l)
+		cells := termcolor.Cells(l)
 		c, ok := ColorAt(cells, w.zone)
 		if !ok {
 			continue

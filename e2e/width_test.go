@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/zoneline/zoneline/internal/termcolor"
 )
 
 // rulerScript is a status line command that prints one ruler per reserve r in rulerReserves:
@@ -222,7 +224,7 @@ func lastPrinted(work string, cols int) string {
 	for _, l := range strings.Split(string(b), "\n") {
 		c, line, ok := strings.Cut(l, "\t")
 		if ok && c == strconv.Itoa(cols) {
-			last = strings.TrimSpace(StripSGR(line))
+			last = strings.TrimSpace(termcolor.Strip(line))
 		}
 	}
 	return last

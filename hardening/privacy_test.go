@@ -118,13 +118,12 @@ func TestNoShellFromPayload(t *testing.T) {
 	allowed := map[string]bool{ // file → why its program is not payload data
 		"snapshot/git.go": true, // "git" with a fixed argv, every program-starting knob off; the repository found from the payload's cwd is cmd.Dir, not argv
 		// detach.Start's callers: notify/spawn.go (the companion binary found beside zoneline)
-		// and gitcache.Start from cli/gitrefresh.go (zoneline itself, os.Executable, named
-		// zoneline, with the fixed argv git-refresh -root <worktree gitinfo found>).
+		// and cli/process.go's startDetached (zoneline itself, os.Executable, named zoneline, with
+		// the fixed argv git-refresh -root <worktree gitinfo found>, or wrap-refresh).
 		"internal/detach/detach_unix.go":    true,
 		"internal/detach/detach_windows.go": true, // the same on Windows
 		"internal/detach/detach_other.go":   true, // the same elsewhere
-		"cli/notify.go":                     true, // the same companion
-		"cli/doctor.go":                     true, // the same companion
+		"cli/notify.go":                     true, // the same companion (sendTest: notify -test, doctor -notify)
 		"doctor/doctor.go":                  true, // `<a skill's zoneline> version`, a file named zoneline, fixed argv, from `zoneline doctor` only
 		"compactflow/tmux.go":               true, // "tmux" (or a configured path) with an explicit argv
 		"checkpoint/reconcile.go":           true, // sh -c with the checkpoint's verify command: `zoneline checkpoint reconcile` only
@@ -172,7 +171,7 @@ func TestNoShellFromPayload(t *testing.T) {
 		}
 	}
 	if b, _ := os.ReadFile("../cli/wrapkeep.go"); !bytes.Contains(b, []byte("wrapJob{cmd: cfg.Statusline.Wrap,")) ||
-		!bytes.Contains(b, []byte(`"-wrap=" + cmd}`)) || !bytes.Contains(b, []byte("e.startWrapRefresh(id, want.cmd,")) {
+		!bytes.Contains(b, []byte(`"wrap-refresh", "-session", id, "-wrap="+cmd)`)) || !bytes.Contains(b, []byte("e.startWrapRefresh(id, want.cmd,")) {
 		t.Errorf("cli/wrapkeep.go: the refresher's command must be the render's cfg.Statusline.Wrap, on its command line")
 	}
 	if b, _ := os.ReadFile("../cli/wraprefresh.go"); !bytes.Contains(b, []byte("runWrap(cmd, job, e.process)")) {

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/zoneline/zoneline/hookevent"
+	"github.com/zoneline/zoneline/internal/termcolor"
 	"github.com/zoneline/zoneline/state"
 )
 
@@ -97,7 +98,7 @@ func TestStdinLeftOpen(t *testing.T) {
 			if r.took > tc.limit+deadlineMargin {
 				t.Errorf("%s with stdin left open took %v, deadline %v", tc.name, r.took.Round(time.Millisecond), tc.limit)
 			}
-			if !strings.Contains(stripEsc(string(r.stdout)), tc.wantOut) {
+			if !strings.Contains(termcolor.Strip(string(r.stdout)), tc.wantOut) {
 				t.Errorf("%s printed %q, want %q in it", tc.name, r.stdout, tc.wantOut)
 			}
 		})

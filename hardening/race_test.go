@@ -14,6 +14,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/zoneline/zoneline/internal/termcolor"
 	"github.com/zoneline/zoneline/state"
 )
 
@@ -118,7 +119,7 @@ func TestTwoSessionsOneProject(t *testing.T) {
 	rs := race(t, w, bin, []string{"statusline"}, payloads)
 	for i, r := range rs {
 		want := []string{"150k", "30k"}[i%2]
-		if !strings.Contains(stripEsc(r.out.String()), want) {
+		if !strings.Contains(termcolor.Strip(r.out.String()), want) {
 			t.Errorf("render %d printed %q, want %s", i, r.out.String(), want)
 		}
 	}

@@ -19,6 +19,7 @@ import (
 
 	"github.com/zoneline/zoneline/hookevent"
 	"github.com/zoneline/zoneline/internal/procbench"
+	"github.com/zoneline/zoneline/internal/termcolor"
 )
 
 // hangGuard is how long one process may run before the case fails as a hang. It is a hang
@@ -161,7 +162,7 @@ func checkStatusline(t testing.TB, what string, r result) {
 	t.Helper()
 	checkCommon(t, what, r)
 	out := string(r.stdout)
-	if strings.TrimSpace(stripEsc(out)) == "" || !strings.HasSuffix(out, "\n") {
+	if strings.TrimSpace(termcolor.Strip(out)) == "" || !strings.HasSuffix(out, "\n") {
 		t.Errorf("%s: statusline printed %q, want a line", what, cut(r.stdout))
 	}
 	if !utf8.ValidString(out) {
@@ -196,19 +197,6 @@ func checkHook(t testing.TB, what string, r result) {
 	if !utf8.Valid(out) || !oneLine && !block {
 		t.Errorf("%s: hook stdout is neither JSON, one zoneline line nor zoneline's instructions: %q", what, cut(r.stdout))
 	}
-}
-
-func stripEsc(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == 0x1b {
-			for i++; i < len(s) && !(s[i] >= 0x40 && s[i] <= 0x7e && s[i] != '['); i++ {
-			}
-			continue
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
 }
 
 func cut(b []byte) string {

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zoneline/zoneline/internal/procbench"
 	"github.com/zoneline/zoneline/snapshot"
 )
 
@@ -27,11 +28,7 @@ func TestCrashConsistency(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and kills the binary hundreds of times")
 	}
-	bin := filepath.Join(t.TempDir(), "zoneline")
-	build := exec.Command("go", "build", "-o", bin, "../cmd/zoneline")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("cannot build ../cmd/zoneline: %v\n%s", err, out)
-	}
+	bin := procbench.Build(t, "./cmd/zoneline")
 	f := newFixture(t, "manual-compact-opus-1m")
 	pre, post := f.payload("hook-manual-PreCompact-*.json"), f.payload("hook-manual-PostCompact-*.json")
 	root := f.c.State.Root

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zoneline/zoneline/internal/procbench"
 	"github.com/zoneline/zoneline/notify"
 	"github.com/zoneline/zoneline/notify/notifytest"
 	"github.com/zoneline/zoneline/state"
@@ -23,32 +24,17 @@ import (
 // The real binaries, built once by TestMain into one folder (the companion beside zoneline,
 // as install.sh puts them).
 var bins struct {
-	dir, zoneline, notifier string
-	err                     error
+	zoneline, notifier string
+	err                error
 }
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "zl-notify-bin-")
-	if err == nil {
-		bins.dir = dir
-		bins.zoneline = filepath.Join(dir, "zoneline")
-		bins.notifier = filepath.Join(dir, notify.Companion)
-		for _, b := range [][2]string{{bins.zoneline, "./cmd/zoneline"}, {bins.notifier, "./cmd/zoneline-notify"}} {
-			cmd := exec.Command("go", "build", "-o", b[0], b[1])
-			cmd.Dir = ".."
-			cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-			if out, err := cmd.CombinedOutput(); err != nil {
-				bins.err = fmt.Errorf("go build %s: %v\n%s", b[1], err, out)
-				break
-			}
-		}
-	} else {
-		bins.err = err
+	bins.zoneline, bins.err = procbench.Built("./cmd/zoneline")
+	if bins.err == nil {
+		bins.notifier, bins.err = procbench.Built("./cmd/" + notify.Companion)
 	}
 	code := m.Run()
-	if bins.dir != "" {
-		os.RemoveAll(bins.dir)
-	}
+	procbench.Cleanup()
 	os.Exit(code)
 }
 

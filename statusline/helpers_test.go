@@ -81,7 +81,7 @@ func checkZone(t *testing.T, out string, z zones.Zone, g string, width int, ea b
 	if z < zones.Unknown || z > zones.Dumb {
 		z = zones.Unknown
 	}
-	line, _, _ := strings.Cut(stripSGR(out), "\n")
+	line, _, _ := strings.Cut(termcolor.Strip(out), "\n")
 	whole := glyphSet(g).zoneText[z]
 	dot, _, _ := strings.Cut(whole, " ")
 	switch {
@@ -98,21 +98,4 @@ func checkZone(t *testing.T, out string, z zones.Zone, g string, width int, ea b
 			t.Errorf("width %d (%s, east-asian %v): %q, want %q", width, g, ea, line, asciiDot(dot))
 		}
 	}
-}
-
-// stripSGR removes the SGR sequences ("ESC [ … m") of s.
-func stripSGR(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == 0x1b && i+1 < len(s) && s[i+1] == '[' {
-			j := i + 2
-			for j < len(s) && s[j] != 'm' {
-				j++
-			}
-			i = j
-			continue
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
 }

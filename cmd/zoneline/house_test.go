@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/zoneline/zoneline/internal/procbench"
 )
 
 // The house's size limits (CONTRIBUTING.md): a production function a reader takes in at once,
@@ -141,10 +143,7 @@ func TestNoMapsAtInit(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	bin := filepath.Join(t.TempDir(), "zoneline")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := procbench.BuildWithSymbols(t, "./cmd/zoneline")
 	out, err := exec.Command("go", "tool", "nm", bin).Output()
 	if err != nil {
 		t.Fatalf("go tool nm: %v", err)

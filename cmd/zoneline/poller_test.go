@@ -4,13 +4,14 @@ package main
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/zoneline/zoneline/internal/procbench"
 )
 
 // A render offers no file to the runtime's network poller: files go through internal/rawfs's
@@ -48,12 +49,7 @@ func TestNoFileOfferedToPoller(t *testing.T) {
 		t.Fatalf("control: exit %d, %d epoll_ctl calls: the count cannot see an os.File", code, n)
 	}
 
-	bin := filepath.Join(t.TempDir(), "zoneline")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := procbench.Build(t, "./cmd/zoneline")
 	dir := t.TempDir()
 	env := []string{
 		"PATH=" + os.Getenv("PATH"), "HOME=" + dir,

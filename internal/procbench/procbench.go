@@ -5,6 +5,7 @@ package procbench
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -16,8 +17,26 @@ import (
 	"time"
 )
 
+// How a binary is built: as install.sh builds it (static, stripped, copied into place), as the
+// linker wrote it (BenchmarkControl), or with its symbols (for `go tool nm`).
+type buildMode int
+
+const (
+	installed buildMode = iota
+	linked
+	withSymbols
+)
+
+// buildTimeout bounds one `go build`.
+const buildTimeout = 5 * time.Minute
+
 var (
-	buildOnce sync.Map // package path -> *built
+	buildOnce sync.Map // package path and mode -> *built
+	binDir    struct {
+		sync.Once
+		path string
+		err  error
+	}
 )
 
 type built struct {
@@ -45,61 +64,101 @@ func Root() (string, error) {
 }
 
 // Build builds the package (e.g. "./cmd/zoneline") once per test process, statically and
-// stripped, and copies it into place, as install.sh does; it returns the binary's path.
+// stripped, and copies it into place, as install.sh does; it returns the binary's path. Every
+// binary a test process builds lands in one folder, so zoneline-notify is beside zoneline, where
+// zoneline looks for it. This is the one builder of the repo's binaries for tests, benchmarks and
+// the e2e harness; Cleanup removes the folder.
 func Build(tb testing.TB, pkg string) string {
-	return build(tb, pkg, true)
+	return mustBuild(tb, pkg, installed)
 }
 
 // BuildAsLinked is Build without the copy: the binary as the linker wrote it (for
 // BenchmarkControl, which shows why Build copies).
 func BuildAsLinked(tb testing.TB, pkg string) string {
-	return build(tb, pkg, false)
+	return mustBuild(tb, pkg, linked)
 }
 
-func build(tb testing.TB, pkg string, copied bool) string {
+// BuildWithSymbols is Build keeping the symbol table (for `go tool nm`).
+func BuildWithSymbols(tb testing.TB, pkg string) string {
+	return mustBuild(tb, pkg, withSymbols)
+}
+
+func mustBuild(tb testing.TB, pkg string, mode buildMode) string {
 	tb.Helper()
-	v, _ := buildOnce.LoadOrStore(fmt.Sprint(pkg, copied), &built{})
-	b := v.(*built)
-	b.once.Do(func() {
-		root, err := Root()
-		if err != nil {
-			b.err = err
-			return
-		}
-		dir, err := os.MkdirTemp("", "zoneline-bin-")
-		if err != nil {
-			b.err = err
-			return
-		}
-		b.path = filepath.Join(dir, filepath.Base(pkg))
-		linked := b.path + ".linked"
-		cmd := exec.Command("go", "build", "-trimpath", "-ldflags", "-s -w", "-o", linked, pkg)
-		cmd.Dir = root
-		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			b.err = fmt.Errorf("go build %s: %v\n%s", pkg, err, out)
-			return
-		}
-		// Copied into place, as install.sh does: the linker writes its output through a memory
-		// map, and a binary run straight from there starts measurably slower than a copy of it
-		// (BenchmarkControl/linked), which is not how an installed binary runs.
-		if !copied {
-			b.err = os.Rename(linked, b.path)
-			return
-		}
-		data, err := os.ReadFile(linked)
-		if err == nil {
-			err = os.WriteFile(b.path, data, 0o755)
-		}
-		if err != nil {
-			b.err = err
-		}
-		os.Remove(linked)
-	})
-	if b.err != nil {
-		tb.Fatal(b.err)
+	p, err := build(pkg, mode)
+	if err != nil {
+		tb.Fatal(err)
 	}
-	return b.path
+	return p
+}
+
+// Built is Build returning the error instead of failing a test (for a TestMain).
+func Built(pkg string) (string, error) {
+	return build(pkg, installed)
+}
+
+// Cleanup removes the binaries built. Call it from TestMain after m.Run.
+func Cleanup() {
+	if binDir.path != "" {
+		os.RemoveAll(binDir.path)
+	}
+}
+
+func build(pkg string, mode buildMode) (string, error) {
+	v, _ := buildOnce.LoadOrStore(fmt.Sprint(pkg, mode), &built{})
+	b := v.(*built)
+	b.once.Do(func() { b.path, b.err = goBuild(pkg, mode) })
+	return b.path, b.err
+}
+
+func goBuild(pkg string, mode buildMode) (string, error) {
+	root, err := Root()
+	if err != nil {
+		return "", err
+	}
+	binDir.Do(func() { binDir.path, binDir.err = os.MkdirTemp("", "zoneline-bin-") })
+	if binDir.err != nil {
+		return "", binDir.err
+	}
+	goBin, err := exec.LookPath("go")
+	if err != nil && os.Getenv("GOROOT") != "" {
+		goBin, err = exec.LookPath(filepath.Join(os.Getenv("GOROOT"), "bin", "go"))
+	}
+	if err != nil {
+		return "", errors.New("procbench: the go command is not on PATH")
+	}
+	path := filepath.Join(binDir.path, filepath.Base(pkg))
+	flags := []string{"-trimpath", "-ldflags", "-s -w"}
+	out := path + ".build" // copied to path
+	switch mode {
+	case linked:
+		path += ".linked"
+		out = path
+	case withSymbols:
+		path += ".symbols"
+		out, flags = path, nil
+	}
+	args := append(append([]string{"build"}, flags...), "-o", out, pkg)
+	ctx, cancel := context.WithTimeout(context.Background(), buildTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, goBin, args...)
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build %s (in %s): %v\n%s", pkg, root, err, bytes.TrimSpace(msg))
+	}
+	if mode != installed {
+		return path, nil
+	}
+	// Copied into place, as install.sh does: the linker writes its output through a memory
+	// map, and a binary run straight from there starts measurably slower than a copy of it
+	// (BenchmarkControl/linked), which is not how an installed binary runs.
+	data, err := os.ReadFile(out)
+	if err == nil {
+		err = os.WriteFile(path, data, 0o755)
+	}
+	os.Remove(out)
+	return path, err
 }
 
 // Result is one run of a process.
