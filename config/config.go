@@ -324,20 +324,14 @@ func LoadSources(path string) (*Config, map[string]bool, error) {
 		return Default(), nil, Errors{{File: path, Msg: err.Error()}}
 	}
 	c, set, es := parse(path, data, true)
-	if len(es) > 0 {
-		return c, set, es
-	}
-	return c, set, nil
+	return c, set, errOrNil(es)
 }
 
 // Parse decodes and validates a config file's contents; name is used in errors. On problems it
 // returns the valid part of the file over the defaults, and Errors.
 func Parse(name string, data []byte) (*Config, error) {
 	c, _, es := parse(name, data, true)
-	if len(es) > 0 {
-		return c, es
-	}
-	return c, nil
+	return c, errOrNil(es)
 }
 
 func parse(name string, data []byte, context bool) (*Config, map[string]bool, Errors) {

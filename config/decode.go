@@ -57,11 +57,12 @@ func decode(data []byte) (*Config, []problem, map[string]bool) {
 			break
 		}
 		off := len(data)
-		var pe *unstable.ParserError
-		if asParserError(err, &pe) {
-			if pe.Highlight != nil {
-				off = cap(data) - cap(pe.Highlight)
-			}
+		pe, ok := err.(*unstable.ParserError)
+		if !ok {
+			pe = &unstable.ParserError{Message: err.Error()}
+		}
+		if pe.Highlight != nil {
+			off = cap(data) - cap(pe.Highlight)
 		}
 		off = min(max(off, base), len(data))
 		syntax++
@@ -88,16 +89,6 @@ func decode(data []byte) (*Config, []problem, map[string]bool) {
 	}
 	d.endModel()
 	return d.c, d.probs, d.set
-}
-
-func asParserError(err error, pe **unstable.ParserError) bool {
-	e, ok := err.(*unstable.ParserError)
-	if !ok {
-		*pe = &unstable.ParserError{Message: err.Error()}
-		return false
-	}
-	*pe = e
-	return true
 }
 
 // syntaxWords rephrases the parser's commonest messages (and escapes what it quotes).
