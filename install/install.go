@@ -263,7 +263,7 @@ func (p *plan) installHooks() error {
 		if h.Matcher != "" {
 			item += " (" + h.Matcher + ")"
 		}
-		if plugin != "" && (hooks.Get(h.Event) == nil || findOurs(hooks.Get(h.Event), SubHook) == nil) {
+		if plugin != "" && FindOurs(hooks.Get(h.Event), SubHook) == nil {
 			res.add(item, Skipped, "the plugin %s runs it already", plugin)
 			continue
 		}
@@ -275,7 +275,7 @@ func (p *plan) installHooks() error {
 		} else if arr.Kind != Array {
 			return doc.ErrorAt(arr, fmt.Sprintf("hooks.%s is %s, not an array: fix it by hand", h.Event, kindName(arr.Kind)))
 		}
-		if e := findOurs(arr, SubHook); e != nil {
+		if e := FindOurs(arr, SubHook); e != nil {
 			action, detail := updateHook(e, hookWant, cmd)
 			res.add(item, action, "%s", detail)
 			continue
@@ -356,8 +356,12 @@ func PluginEnabled(root *Node) string {
 	return ""
 }
 
-// findOurs returns the first hook entry in a hooks array that runs zoneline's sub.
-func findOurs(arr *Node, sub string) *Node {
+// FindOurs returns the first hook entry in a hooks array that runs zoneline's sub (none in a nil
+// array or a value of another kind).
+func FindOurs(arr *Node, sub string) *Node {
+	if arr == nil || arr.Kind != Array {
+		return nil
+	}
 	for _, g := range arr.Elems {
 		hs := g.Get("hooks")
 		if hs == nil || hs.Kind != Array {

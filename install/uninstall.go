@@ -168,36 +168,18 @@ func (p *plan) uninstallSettings() error {
 // uninstallConfig reports what becomes of the config and the state dir: removed with Purge,
 // else kept.
 func (p *plan) uninstallConfig() error {
-	o, res := p.o, p.res
-	if o.Purge {
-		if o.Config != "" {
-			if _, err := os.Stat(o.Config); err == nil {
-				res.add("config", Removed, "%s", o.Config)
-			} else {
-				res.add("config", NotFound, "%s", o.Config)
-			}
+	for _, it := range [...]struct{ item, path string }{{"config", p.o.Config}, {"state", p.o.StateDir}} {
+		if it.path == "" {
+			continue
 		}
-		if o.StateDir != "" {
-			if _, err := os.Lstat(o.StateDir); err == nil {
-				res.add("state", Removed, "%s", o.StateDir)
-			} else {
-				res.add("state", NotFound, "%s", o.StateDir)
-			}
-		}
-		return nil
-	}
-	if o.Config != "" {
-		if _, err := os.Lstat(o.Config); err == nil {
-			res.add("config", Kept, "%s (--purge removes it)", o.Config)
-		} else {
-			res.add("config", NotFound, "%s", o.Config)
-		}
-	}
-	if o.StateDir != "" {
-		if _, err := os.Lstat(o.StateDir); err == nil {
-			res.add("state", Kept, "%s (--purge removes it)", o.StateDir)
-		} else {
-			res.add("state", NotFound, "%s", o.StateDir)
+		_, err := os.Lstat(it.path)
+		switch {
+		case err != nil:
+			p.res.add(it.item, NotFound, "%s", it.path)
+		case p.o.Purge:
+			p.res.add(it.item, Removed, "%s", it.path)
+		default:
+			p.res.add(it.item, Kept, "%s (--purge removes it)", it.path)
 		}
 	}
 	return nil
