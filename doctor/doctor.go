@@ -22,6 +22,7 @@ import (
 	"github.com/zoneline/zoneline/install"
 	"github.com/zoneline/zoneline/internal/rawfs"
 	"github.com/zoneline/zoneline/internal/safetext"
+	"github.com/zoneline/zoneline/sessions"
 	"github.com/zoneline/zoneline/skills"
 	"github.com/zoneline/zoneline/state"
 	"github.com/zoneline/zoneline/zones"
@@ -134,10 +135,10 @@ func Settings(path, self string) []Result {
 	hooks := root.Get("hooks")
 	for _, h := range install.Hooks {
 		name := "hook " + h.Event
-		cmd, found := findHook(hooks, h.Event)
+		entry := install.FindOurs(hooks.Get(h.Event), install.SubHook)
 		switch {
-		case found:
-			out = append(out, entryResult(name, cmd, self))
+		case entry != nil:
+			out = append(out, entryResult(name, install.EntryCommand(entry), self))
 		case plugin != "":
 			// The plugin's hooks run hooks/run, which looks where install.PluginBinary does.
 			if bin := install.PluginBinary(os.Getenv); bin == "" {
@@ -204,25 +205,6 @@ func program(cmd string) string {
 	return p
 }
 
-func findHook(hooks *install.Node, event string) (string, bool) {
-	arr := hooks.Get(event)
-	if arr == nil || arr.Kind != install.Array {
-		return "", false
-	}
-	for _, g := range arr.Elems {
-		hs := g.Get("hooks")
-		if hs == nil || hs.Kind != install.Array {
-			continue
-		}
-		for _, h := range hs.Elems {
-			if install.EntryIsOurs(h, install.SubHook) {
-				return install.EntryCommand(h), true
-			}
-		}
-	}
-	return "", false
-}
-
 // SkillNames are the skills zoneline installs, whose commands Skills checks.
 var SkillNames = []string{"compact-prep", "postcompact"}
 
@@ -233,52 +215,52 @@ var SkillNames = []string{"compact-prep", "postcompact"}
 // never run. A skill that runs the bare name depends on the PATH Claude Code gets. plugin names
 // an enabled zoneline plugin, whose skills run zoneline from PATH.
 func Skills(claudeDir, self, plugin string) []Result {
-	var out []Result
-	for _, name := range SkillNames {
-		path := filepath.Join(claudeDir, "skills", name, "SKILL.md")
-		r := Result{Name: "skill /" + name}
-		data, err := readFile(path)
-		switch {
-		case errors.Is(err, fs.ErrNotExist) && plugin != "":
-			r.Detail = "from the plugin " + plugin + ", runs zoneline from PATH"
-			if _, err := exec.LookPath("zoneline"); err != nil {
-				r.Status, r.Fix = Fail, "zoneline is not on PATH, so the skill's commands fail: put it on PATH, or run zoneline install (it writes skills that name the binary)"
-			}
-			out = append(out, r)
-			continue
-		case errors.Is(err, fs.ErrNotExist):
-			r.Status, r.Detail, r.Fix = Warn, path+" is not installed", "run: zoneline install"
-			out = append(out, r)
-			continue
-		case err != nil:
-			r.Status, r.Detail = Fail, safetext.Field(err.Error(), 0)
-			out = append(out, r)
-			continue
-		}
-		prog, ok := skills.Program(data)
-		if !ok {
-			r.Status, r.Detail, r.Fix = Warn, path+" names no zoneline checkpoint command (edited?)", "run: zoneline install --force"
-			out = append(out, r)
-			continue
-		}
-		r.Detail = "runs " + prog
-		switch {
-		case !filepath.IsAbs(prog):
-			r.Status = Warn
-			r.Fix = "it runs " + prog + " from the PATH Claude Code gets, and fails where that lacks it: run zoneline install again (it writes the binary's path into the skills)"
-			if _, err := exec.LookPath(prog); err != nil {
-				r.Status, r.Fix = Fail, prog+" is not on PATH, so the skill's commands fail: run zoneline install again (it writes the binary's path into the skills)"
-			}
-		case !isExecutable(prog):
-			r.Status, r.Fix = Fail, prog+" does not exist or is not executable, so the skill's commands fail: run zoneline install again from the binary you use"
-		case !install.IsOurs(install.CommandLine(prog, "x", runtime.GOOS), "x"):
-			r.Status, r.Fix = Fail, prog+" is not named zoneline: run zoneline install --force"
-		case !sameFile(prog, self):
-			r.Status, r.Fix = Warn, "it runs "+prog+", not this zoneline ("+self+"); doctor runs no program a skill names, so it cannot vouch for that one: run zoneline install from the binary you want"
-		}
-		out = append(out, r)
+	out := make([]Result, len(SkillNames))
+	for i, name := range SkillNames {
+		out[i] = skill(name, filepath.Join(claudeDir, "skills", name, "SKILL.md"), self, plugin)
 	}
 	return out
+}
+
+// skill checks one installed skill's SKILL.md at path (see Skills).
+func skill(name, path, self, plugin string) Result {
+	r := Result{Name: "skill /" + name}
+	data, err := readFile(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && plugin != "":
+		r.Detail = "from the plugin " + plugin + ", runs zoneline from PATH"
+		if _, err := exec.LookPath("zoneline"); err != nil {
+			r.Status, r.Fix = Fail, "zoneline is not on PATH, so the skill's commands fail: put it on PATH, or run zoneline install (it writes skills that name the binary)"
+		}
+		return r
+	case errors.Is(err, fs.ErrNotExist):
+		r.Status, r.Detail, r.Fix = Warn, path+" is not installed", "run: zoneline install"
+		return r
+	case err != nil:
+		r.Status, r.Detail = Fail, safetext.Field(err.Error(), 0)
+		return r
+	}
+	prog, ok := skills.Program(data)
+	if !ok {
+		r.Status, r.Detail, r.Fix = Warn, path+" names no zoneline checkpoint command (edited?)", "run: zoneline install --force"
+		return r
+	}
+	r.Detail = "runs " + prog
+	switch {
+	case !filepath.IsAbs(prog):
+		r.Status = Warn
+		r.Fix = "it runs " + prog + " from the PATH Claude Code gets, and fails where that lacks it: run zoneline install again (it writes the binary's path into the skills)"
+		if _, err := exec.LookPath(prog); err != nil {
+			r.Status, r.Fix = Fail, prog+" is not on PATH, so the skill's commands fail: run zoneline install again (it writes the binary's path into the skills)"
+		}
+	case !isExecutable(prog):
+		r.Status, r.Fix = Fail, prog+" does not exist or is not executable, so the skill's commands fail: run zoneline install again from the binary you use"
+	case !install.IsOurs(install.CommandLine(prog, "x", runtime.GOOS), "x"):
+		r.Status, r.Fix = Fail, prog+" is not named zoneline: run zoneline install --force"
+	case !sameFile(prog, self):
+		r.Status, r.Fix = Warn, "it runs "+prog+", not this zoneline ("+self+"); doctor runs no program a skill names, so it cannot vouch for that one: run zoneline install from the binary you want"
+	}
+	return r
 }
 
 // Plugin returns the enabled zoneline plugin named in the settings file at path, or "".
@@ -380,7 +362,7 @@ func Payloads(s *state.Session, now time.Time) []Result {
 	if s == nil {
 		return []Result{{Name: "claude code", Status: Warn, Detail: "no status line render recorded yet", Fix: "start Claude Code; if this stays, the statusLine is not running (check disableAllHooks and the workspace trust)"}}
 	}
-	ago := age(now.Sub(s.Updated))
+	ago := sessions.Ago(now.Sub(s.Updated))
 	v := Result{Name: "claude code", Detail: fmt.Sprintf("version %s, last seen %s ago (session %s, %s)", orUnknown(s.Version), ago, s.ID[:8], orUnknown(s.Model))}
 	if s.Version == "" {
 		v.Status = Warn
@@ -397,18 +379,6 @@ func orUnknown(s string) string {
 		return "unknown"
 	}
 	return s
-}
-
-func age(d time.Duration) string {
-	switch {
-	case d < time.Minute:
-		return fmt.Sprintf("%ds", int(d.Seconds()))
-	case d < time.Hour:
-		return fmt.Sprintf("%dm", int(d.Minutes()))
-	case d < 48*time.Hour:
-		return fmt.Sprintf("%dh", int(d.Hours()))
-	}
-	return fmt.Sprintf("%dd", int(d.Hours()/24))
 }
 
 // Notify describes the notification path: the companion binary and the session bus. sent is
@@ -495,7 +465,7 @@ func Log(path string, now time.Time) Result {
 	r.Detail = path + ": errors logged"
 	if ts, _, ok := strings.Cut(last, " "); ok {
 		if t, err := time.Parse(time.RFC3339, ts); err == nil {
-			r.Detail = fmt.Sprintf("%s: last error %s ago", path, age(now.Sub(t)))
+			r.Detail = fmt.Sprintf("%s: last error %s ago", path, sessions.Ago(now.Sub(t)))
 			if now.Sub(t) < RecentLog {
 				r.Status = Warn
 			}
@@ -548,16 +518,6 @@ func Render(w io.Writer, rs []Result) {
 	for _, r := range rs {
 		width = max(width, len(r.Name))
 	}
-	for _, r := range rs {
-		fmt.Fprintf(w, "%s %-*s  %s\n", marks[r.Status], width, safetext.Line(r.Name), safetext.Line(r.Detail))
-		pad := strings.Repeat(" ", width+4)
-		for _, m := range r.More {
-			fmt.Fprintf(w, "%s%s\n", pad, safetext.Line(m))
-		}
-		if r.Fix != "" && r.Status != OK {
-			fmt.Fprintf(w, "%s→ %s\n", pad, safetext.Line(r.Fix))
-		}
-	}
 	fails, warns := 0, 0
 	for _, r := range rs {
 		switch r.Status {
@@ -565,6 +525,14 @@ func Render(w io.Writer, rs []Result) {
 			fails++
 		case Warn:
 			warns++
+		}
+		fmt.Fprintf(w, "%s %-*s  %s\n", marks[r.Status], width, safetext.Line(r.Name), safetext.Line(r.Detail))
+		pad := strings.Repeat(" ", width+4)
+		for _, m := range r.More {
+			fmt.Fprintf(w, "%s%s\n", pad, safetext.Line(m))
+		}
+		if r.Fix != "" && r.Status != OK {
+			fmt.Fprintf(w, "%s→ %s\n", pad, safetext.Line(r.Fix))
 		}
 	}
 	switch {
