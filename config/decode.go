@@ -50,7 +50,7 @@ func decode(data []byte) (*Config, []problem, map[string]bool) {
 	for base := 0; base < len(data); {
 		p.Reset(data[base:])
 		for p.NextExpression() {
-			d.expression(&p, base, p.Expression())
+			d.expression(base, p.Expression())
 		}
 		err := p.Error()
 		if err == nil {
@@ -136,7 +136,7 @@ func keyParts(base int, it unstable.Iterator) (parts []string, off, n int) {
 	return parts, max(off, 0), max(end-off, 1)
 }
 
-func (d *decoder) expression(p *unstable.Parser, base int, e *unstable.Node) {
+func (d *decoder) expression(base int, e *unstable.Node) {
 	switch e.Kind {
 	case unstable.Table, unstable.ArrayTable:
 		parts, off, n := keyParts(base, e.Key())
@@ -176,8 +176,7 @@ func (d *decoder) header(parts []string, array bool, off, n int) {
 	d.table, d.skip = name, false
 	switch {
 	case array && name == modelTable:
-		d.modelN++
-		d.model, d.modelAt, d.modelW, d.modelOK = &Model{}, off, n, true
+		d.startModel(off, n)
 		return
 	case array && name != "" && slices.Contains(tables, name):
 		d.add(off, n, "["+showKey(parts)+"] is not a list of tables: write ["+showKey(parts)+"]; its keys are ignored")
@@ -241,12 +240,9 @@ func (d *decoder) keyValue(base int, key string, v *unstable.Node, off, n int) {
 		it := v.Children()
 		for it.Next() {
 			t := it.Node()
-			o, l := span(base, t)
-			d.endModel()
-			d.modelN++
-			d.model, d.modelAt, d.modelW, d.modelOK = &Model{}, o, l, true
+			d.startModel(span(base, t))
 			if t.Kind != unstable.InlineTable {
-				d.add(o, l, "model: want a list of tables ([[model]] blocks), got "+kindWord(t.Kind))
+				d.add(d.modelAt, d.modelW, "model: want a list of tables ([[model]] blocks), got "+kindWord(t.Kind))
 				d.model = nil
 				continue
 			}
@@ -306,6 +302,13 @@ func (d *decoder) modelKey(base int, parts []string, v *unstable.Node, off, n in
 		d.refuse(base, v, off, n, shown+why+"; [[model]] #"+strconv.Itoa(d.modelN)+" is ignored")
 		d.modelOK = false
 	}
+}
+
+// startModel starts a [[model]] block (its header or inline table at off, n).
+func (d *decoder) startModel(off, n int) {
+	d.endModel()
+	d.modelN++
+	d.model, d.modelAt, d.modelW, d.modelOK = &Model{}, off, n, true
 }
 
 // endModel checks the current [[model]] block as a whole and keeps it if it holds.
