@@ -22,6 +22,7 @@ import (
 	"github.com/zoneline/zoneline/install"
 	"github.com/zoneline/zoneline/internal/rawfs"
 	"github.com/zoneline/zoneline/internal/safetext"
+	"github.com/zoneline/zoneline/notify"
 	"github.com/zoneline/zoneline/sessions"
 	"github.com/zoneline/zoneline/skills"
 	"github.com/zoneline/zoneline/state"
@@ -152,7 +153,7 @@ func Settings(path, self string) []Result {
 		}
 	}
 	warnings := Warnings(out) // before the downgrade below: a missing Stop hook is no route
-	if ours := slRes.Status != Fail && !strings.HasPrefix(slRes.Detail, "another status line"); ours {
+	if zonelineDraws(slRes) {
 		for i := range out {
 			if out[i].Name == "hook Stop" && out[i].Status == Fail {
 				// zoneline's status line runs the warnings already: the Stop hook only matters
@@ -416,21 +417,11 @@ func AutoCompact(c zones.Compact, window int64) Result {
 		r.Detail = "off (" + c.Source + ")"
 		return r
 	}
-	r.Detail = fmt.Sprintf("at %s of a %s window (%s)", tokens(c.Point), tokens(window), c.Source)
+	r.Detail = fmt.Sprintf("at %s of a %s window (%s)", notify.Tokens(c.Point), notify.Tokens(window), c.Source)
 	if c.Estimate {
 		r.Detail += "; computed as Claude Code does, a server setting may move it"
 	}
 	return r
-}
-
-func tokens(n int64) string {
-	switch {
-	case n >= 1_000_000 && n%1_000_000 == 0:
-		return fmt.Sprintf("%dM", n/1_000_000)
-	case n >= 1000:
-		return fmt.Sprintf("%dk", (n+500)/1000)
-	}
-	return fmt.Sprint(n)
 }
 
 // Log returns the last errors in zoneline's log: a warning when the newest is recent. Ordinary
