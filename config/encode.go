@@ -1,7 +1,7 @@
 package config
 
 import (
-	"strconv"
+	"fmt"
 	"strings"
 	"unicode/utf8"
 )
@@ -29,9 +29,7 @@ func escape(s string, quotes bool) string {
 		case r == '\t':
 			b = append(b, `\t`...)
 		case r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) || r == 0x2028 || r == 0x2029:
-			b = append(b, `\u`...)
-			h := strconv.FormatInt(int64(r), 16)
-			b = append(b, strings.Repeat("0", 4-len(h))+strings.ToUpper(h)...)
+			b = fmt.Appendf(b, `\u%04X`, r)
 		default:
 			b = append(b, s[i:i+size]...)
 		}
