@@ -14,7 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 
@@ -341,17 +341,10 @@ func LastSession(d state.Dir) *state.Session {
 		}
 		cs = append(cs, cand{e.Name(), fi.ModTime()})
 	}
-	sort.Slice(cs, func(i, j int) bool { return cs[i].t.After(cs[j].t) })
+	slices.SortFunc(cs, func(a, b cand) int { return b.t.Compare(a.t) })
 	var best *state.Session
-	for i, c := range cs {
-		if i >= sessionsScanned {
-			break
-		}
-		s, err := d.LoadSession(c.id)
-		if err != nil {
-			continue
-		}
-		if best == nil || s.Updated.After(best.Updated) {
+	for _, c := range cs[:min(len(cs), sessionsScanned)] {
+		if s, err := d.LoadSession(c.id); err == nil && (best == nil || s.Updated.After(best.Updated)) {
 			best = s
 		}
 	}
