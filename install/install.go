@@ -212,22 +212,21 @@ func (p *plan) created(key string) {
 func (p *plan) installStatusLine() error {
 	o, root, res := p.o, p.sf.doc.Root, p.res
 	want := Obj("type", "command", "command", CommandLine(o.Bin, SubStatusline, o.GOOS), "padding", 0)
-	switch cur := root.Get("statusLine"); {
+	cur := root.Get("statusLine")
+	cmd := cur.Get("command").Text()
+	ours := IsOurs(cmd, SubStatusline)
+	switch {
 	case cur == nil:
 		root.Set("statusLine", want)
 		p.created("statusLine")
 		res.add("statusLine", Added, "%s", want.Get("command").Str)
-	case IsOurs(cur.Get("command").Text(), SubStatusline) && OwnFlags(cur.Get("command").Text()):
-		res.add("statusLine", Present, "%s (your own flags, kept)", cur.Get("command").Text())
-	case IsOurs(cur.Get("command").Text(), SubStatusline) && Wrapped(cur.Get("command").Text()) != "":
-		res.add("statusLine", Present, "%s", cur.Get("command").Text()) // ours, wrapping theirs
-	case IsOurs(cur.Get("command").Text(), SubStatusline):
-		if c := cur.Get("command"); c.Text() == want.Get("command").Str {
-			res.add("statusLine", Present, "%s", c.Str)
-		} else {
-			cur.Set("command", want.Get("command"))
-			res.add("statusLine", Updated, "was %s", c.Text())
-		}
+	case ours && OwnFlags(cmd):
+		res.add("statusLine", Present, "%s (your own flags, kept)", cmd)
+	case ours && (Wrapped(cmd) != "" || cmd == want.Get("command").Str): // as ours, or ours wrapping theirs
+		res.add("statusLine", Present, "%s", cmd)
+	case ours:
+		cur.Set("command", want.Get("command"))
+		res.add("statusLine", Updated, "was %s", cmd)
 	case o.Wrap:
 		if err := wrapStatusLine(cur, o, p.rec, res); err != nil {
 			return p.sf.doc.ErrorAt(cur, err.Error())

@@ -51,30 +51,31 @@ func (p *plan) createdByUs(key string) bool {
 // the user re-pointed since install is unwrapped as it is now, not put back as recorded.
 func (p *plan) uninstallStatusLine() error {
 	root, res := p.sf.doc.Root, p.res
-	switch cur := root.Get("statusLine"); {
+	cur := root.Get("statusLine")
+	cmd := cur.Get("command").Text()
+	switch {
 	case cur == nil:
 		res.add("statusLine", NotFound, "not set")
-	case !IsOurs(cur.Get("command").Text(), SubStatusline):
+	case !IsOurs(cmd, SubStatusline):
 		res.add("statusLine", Kept, "not zoneline's (%s)", describe(cur))
 	case p.rec != nil && p.rec.ReplacedStatus != "":
 		old, err := ParseValue([]byte(p.rec.ReplacedStatus))
 		if err != nil {
 			return fmt.Errorf("zoneline: %s: the saved statusLine: %v", res.Record, err)
 		}
-		if w := Wrapped(cur.Get("command").Text()); w != "" && !unwrapsTo(cur, w, old) {
+		if w := Wrapped(cmd); w != "" && !unwrapsTo(cur, w, old) {
 			cur.Set("command", FromValue(w))
 			res.add("statusLine", Restored, "%s (unwrapped as it is now: it changed since install, so the one install replaced, %s, was not put back)", w, describe(old))
 			return nil
 		}
 		root.Set("statusLine", old)
 		res.add("statusLine", Restored, "%s", describe(old))
-	case OwnFlags(cur.Get("command").Text()):
+	case OwnFlags(cmd):
 		res.add("statusLine", Kept, "zoneline with your own flags (%s)", describe(cur))
-	case Wrapped(cur.Get("command").Text()) != "":
+	case Wrapped(cmd) != "":
 		// Ours wrapping theirs, written by hand (no record of what it replaced): theirs stays.
-		w := Wrapped(cur.Get("command").Text())
-		cur.Set("command", FromValue(w))
-		res.add("statusLine", Restored, "%s (unwrapped)", w)
+		cur.Set("command", FromValue(Wrapped(cmd)))
+		res.add("statusLine", Restored, "%s (unwrapped)", Wrapped(cmd))
 	default:
 		res.add("statusLine", Removed, "%s", describe(cur))
 		root.Delete("statusLine")
