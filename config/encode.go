@@ -111,11 +111,6 @@ func (c *Config) encode(keep func(key, value string) (out, comment string, ok bo
 	return []byte(b.String())
 }
 
-// Show returns the config as TOML: every key with a value.
-func (c *Config) Show() ([]byte, error) {
-	return c.encode(func(_, v string) (string, string, bool) { return v, "", true }), nil
-}
-
 // Effective is the value the renderer uses for a key when it is not the key's own (separator
 // "" is the glyph set's; window 0 is 200k; point 0 is computed), and where it came from.
 type Effective struct {

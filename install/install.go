@@ -63,16 +63,15 @@ var Hooks = []HookEntry{
 
 // Actions a Change reports.
 const (
-	Added     = "added"
-	Present   = "already present"
-	Skipped   = "skipped"
-	Updated   = "updated"
-	Replaced  = "replaced"
-	Removed   = "removed"
-	Restored  = "restored"
-	NotFound  = "not present"
-	Kept      = "kept"
-	Unchanged = "unchanged"
+	Added    = "added"
+	Present  = "already present"
+	Skipped  = "skipped"
+	Updated  = "updated"
+	Replaced = "replaced"
+	Removed  = "removed"
+	Restored = "restored"
+	NotFound = "not present"
+	Kept     = "kept"
 )
 
 // Change is one line of the report: what, what happened, and a detail.

@@ -63,7 +63,7 @@ type Options struct {
 }
 
 // List reads every session's registry entry under the state dir and returns them most urgent
-// first (see Less). A folder without a readable session.json is skipped; a session not seen
+// first (see compare). A folder without a readable session.json is skipped; a session not seen
 // within Since is left out unless All.
 func List(d state.Dir, o Options) ([]Entry, error) {
 	if o.Since <= 0 {
@@ -153,11 +153,9 @@ func zoneRank(z string) int {
 	return 3
 }
 
-// Less reports whether a is more urgent than b: live before stale, active before idle, then the zone (dumb, warn,
-// smart, unknown), then the distance to auto-compact (nearest first; off last), then more
-// tokens, then the most recently seen, then the id (a stable order).
-func Less(a, b Entry) bool { return compare(a, b) < 0 }
-
+// compare orders the more urgent of a and b first: live before stale, active before idle, then
+// the zone (dumb, warn, smart, unknown), then the distance to auto-compact (nearest first; off
+// last), then more tokens, then the most recently seen, then the id (a stable order).
 func compare(a, b Entry) int {
 	if c := cmp.Compare(rank(a.Live), rank(b.Live)); c != 0 {
 		return c
