@@ -5,7 +5,6 @@
 package doctor
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -458,38 +457,31 @@ func Log(path string, now time.Time) Result {
 	return r
 }
 
-// tail returns the last n lines of the file at path, reading at most logTailBytes.
+// tail returns the last n lines of the regular file at path, reading at most logTailBytes
+// through rawfs (a FIFO planted there is refused, never waited on).
 func tail(path string, n int) ([]string, error) {
-	f, err := os.Open(path)
+	f, err := rawfs.Open(path, false)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
+	off := max(f.Size()-logTailBytes, 0)
+	buf := make([]byte, f.Size()-off)
+	k, err := f.ReadAt(buf, off)
+	if err != nil && err != io.EOF {
 		return nil, err
 	}
-	off := max(fi.Size()-logTailBytes, 0)
-	if _, err := f.Seek(off, io.SeekStart); err != nil {
-		return nil, err
+	text := string(buf[:k])
+	if off > 0 {
+		_, text, _ = strings.Cut(text, "\n") // a partial line
 	}
 	var lines []string
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 64<<10), logTailBytes+1)
-	first := off > 0
-	for sc.Scan() {
-		if first { // a partial line
-			first = false
-			continue
-		}
-		if l := strings.TrimSpace(sc.Text()); l != "" {
+	for _, l := range strings.Split(text, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
 			lines = append(lines, l)
 		}
 	}
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return lines, sc.Err()
+	return lines[max(len(lines)-n, 0):], nil
 }
 
 // Render draws the results, one per line with its mark, the fix beneath, then a verdict. Every
