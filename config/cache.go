@@ -2,6 +2,7 @@ package config
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -116,15 +117,7 @@ func encodeCache(c *Config, set map[string]bool, es Errors, key string) []byte {
 	b := append([]byte(cacheHead), jsonscan.AppendString(nil, key)...)
 	b = append(b, '\n')
 	for _, e := range es {
-		b = append(b, "# problem "...)
-		b = strconv.AppendInt(b, int64(e.Line), 10)
-		b = append(b, ' ')
-		b = strconv.AppendInt(b, int64(e.Col), 10)
-		b = append(b, ' ')
-		b = strconv.AppendInt(b, int64(e.more), 10)
-		b = append(b, ' ')
-		b = append(b, cacheLine(e.Msg)...)
-		b = append(b, '\n')
+		b = fmt.Appendf(b, "# problem %d %d %d %s\n", e.Line, e.Col, e.more, cacheLine(e.Msg))
 	}
 	body := c.encode(func(key, value string) (string, string, bool) { return value, "", set[key] })
 	return append(b, body...)

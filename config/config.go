@@ -154,17 +154,12 @@ const MinCompactAt = zones.PrepBeforeCompact
 // ModCompactAt reads [mod] compact_at: off (ok and tokens 0, prep false), "prep" (prep true) or
 // a token count of at least MinCompactAt. err says why a value cannot be read.
 func ModCompactAt(v any) (tokens int64, prep bool, err error) {
+	var shown string // the count as written, for the floor's message
 	switch x := v.(type) {
 	case nil:
 		return 0, false, nil
 	case int64:
-		if x <= 0 {
-			return 0, false, errors.New("want " + wantCompactAt)
-		}
-		if x < MinCompactAt {
-			return 0, false, errors.New(strconv.FormatInt(x, 10) + " is below the floor of 20k; want " + wantCompactAt)
-		}
-		return x, false, nil
+		tokens, shown = x, strconv.FormatInt(x, 10)
 	case string:
 		switch strings.ToLower(strings.TrimSpace(x)) {
 		case "", "off", "false", "none":
@@ -172,16 +167,18 @@ func ModCompactAt(v any) (tokens int64, prep bool, err error) {
 		case "prep":
 			return 0, true, nil
 		}
-		n, perr := zones.ParseTokens(x)
-		if perr != nil || n <= 0 {
-			return 0, false, errors.New("want " + wantCompactAt)
+		if tokens, err = zones.ParseTokens(x); err != nil {
+			tokens = 0
 		}
-		if n < MinCompactAt {
-			return 0, false, errors.New(quote(x) + " is below the floor of 20k; want " + wantCompactAt)
-		}
-		return n, false, nil
+		shown = quote(x)
 	}
-	return 0, false, errors.New("want " + wantCompactAt)
+	switch {
+	case tokens <= 0:
+		return 0, false, errors.New("want " + wantCompactAt)
+	case tokens < MinCompactAt:
+		return 0, false, errors.New(shown + " is below the floor of 20k; want " + wantCompactAt)
+	}
+	return tokens, false, nil
 }
 
 // Default returns the built-in config.
@@ -324,20 +321,14 @@ func LoadSources(path string) (*Config, map[string]bool, error) {
 		return Default(), nil, Errors{{File: path, Msg: err.Error()}}
 	}
 	c, set, es := parse(path, data, true)
-	if len(es) > 0 {
-		return c, set, es
-	}
-	return c, set, nil
+	return c, set, errOrNil(es)
 }
 
 // Parse decodes and validates a config file's contents; name is used in errors. On problems it
 // returns the valid part of the file over the defaults, and Errors.
 func Parse(name string, data []byte) (*Config, error) {
 	c, _, es := parse(name, data, true)
-	if len(es) > 0 {
-		return c, es
-	}
-	return c, nil
+	return c, errOrNil(es)
 }
 
 func parse(name string, data []byte, context bool) (*Config, map[string]bool, Errors) {

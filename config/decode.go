@@ -50,18 +50,19 @@ func decode(data []byte) (*Config, []problem, map[string]bool) {
 	for base := 0; base < len(data); {
 		p.Reset(data[base:])
 		for p.NextExpression() {
-			d.expression(&p, base, p.Expression())
+			d.expression(base, p.Expression())
 		}
 		err := p.Error()
 		if err == nil {
 			break
 		}
 		off := len(data)
-		var pe *unstable.ParserError
-		if asParserError(err, &pe) {
-			if pe.Highlight != nil {
-				off = cap(data) - cap(pe.Highlight)
-			}
+		pe, ok := err.(*unstable.ParserError)
+		if !ok {
+			pe = &unstable.ParserError{Message: err.Error()}
+		}
+		if pe.Highlight != nil {
+			off = cap(data) - cap(pe.Highlight)
 		}
 		off = min(max(off, base), len(data))
 		syntax++
@@ -90,16 +91,6 @@ func decode(data []byte) (*Config, []problem, map[string]bool) {
 	return d.c, d.probs, d.set
 }
 
-func asParserError(err error, pe **unstable.ParserError) bool {
-	e, ok := err.(*unstable.ParserError)
-	if !ok {
-		*pe = &unstable.ParserError{Message: err.Error()}
-		return false
-	}
-	*pe = e
-	return true
-}
-
 // syntaxWords rephrases the parser's commonest messages (and escapes what it quotes).
 func syntaxWords(msg string) string {
 	switch msg {
@@ -113,6 +104,15 @@ func syntaxWords(msg string) string {
 
 func (d *decoder) add(off, n int, msg string) {
 	d.probs = append(d.probs, problem{off: off, n: n, msg: msg, ref: -1})
+}
+
+// refuse adds a problem about value v, or about its key (at off, n) when v has no span of its
+// own (a list, an inline table).
+func (d *decoder) refuse(base int, v *unstable.Node, off, n int, msg string) {
+	if o, l := span(base, v); l > 0 {
+		off, n = o, l
+	}
+	d.add(off, n, msg)
 }
 
 // span returns a node's offset and length in the whole file.
@@ -136,7 +136,7 @@ func keyParts(base int, it unstable.Iterator) (parts []string, off, n int) {
 	return parts, max(off, 0), max(end-off, 1)
 }
 
-func (d *decoder) expression(p *unstable.Parser, base int, e *unstable.Node) {
+func (d *decoder) expression(base int, e *unstable.Node) {
 	switch e.Kind {
 	case unstable.Table, unstable.ArrayTable:
 		parts, off, n := keyParts(base, e.Key())
@@ -176,8 +176,7 @@ func (d *decoder) header(parts []string, array bool, off, n int) {
 	d.table, d.skip = name, false
 	switch {
 	case array && name == modelTable:
-		d.modelN++
-		d.model, d.modelAt, d.modelW, d.modelOK = &Model{}, off, n, true
+		d.startModel(off, n)
 		return
 	case array && name != "" && slices.Contains(tables, name):
 		d.add(off, n, "["+showKey(parts)+"] is not a list of tables: write ["+showKey(parts)+"]; its keys are ignored")
@@ -223,11 +222,11 @@ func (d *decoder) keyValue(base int, key string, v *unstable.Node, off, n int) {
 		if !d.once(key, key, off, n) {
 			return
 		}
-		dst := f.ptr(d.c, nil)
-		if val, ok := d.value(base, f, dst, key, v, off, n, ""); ok {
-			assign(dst, val)
-			d.set[key] = true
+		if why := f.val.set(f, d.c, nil, v); why != "" {
+			d.refuse(base, v, off, n, key+why+"; using the default "+formatDefault(f))
+			return
 		}
+		d.set[key] = true
 		return
 	case v.Kind == unstable.InlineTable && slices.Contains(tables, key):
 		it := v.Children()
@@ -241,12 +240,9 @@ func (d *decoder) keyValue(base int, key string, v *unstable.Node, off, n int) {
 		it := v.Children()
 		for it.Next() {
 			t := it.Node()
-			o, l := span(base, t)
-			d.endModel()
-			d.modelN++
-			d.model, d.modelAt, d.modelW, d.modelOK = &Model{}, o, l, true
+			d.startModel(span(base, t))
 			if t.Kind != unstable.InlineTable {
-				d.add(o, l, "model: want a list of tables ([[model]] blocks), got "+kindWord(t.Kind))
+				d.add(d.modelAt, d.modelW, "model: want a list of tables ([[model]] blocks), got "+kindWord(t.Kind))
 				d.model = nil
 				continue
 			}
@@ -289,7 +285,11 @@ func (d *decoder) modelKey(base int, parts []string, v *unstable.Node, off, n in
 	f := lookup(modelSchema, key)
 	if f == nil {
 		msg := "unknown key 'model." + showKey(parts) + "' in [[model]] #" + strconv.Itoa(d.modelN)
-		if near := closest(key, modelKeys); near != "" {
+		var names []string
+		for i := range modelSchema {
+			names = append(names, modelSchema[i].key)
+		}
+		if near := closest(key, names); near != "" {
 			msg += " (did you mean '" + near + "'?)"
 		}
 		d.add(off, n, msg)
@@ -298,17 +298,18 @@ func (d *decoder) modelKey(base int, parts []string, v *unstable.Node, off, n in
 	if !d.once("model#"+strconv.Itoa(d.modelN)+"."+key, shown, off, n) {
 		return
 	}
-	dst := f.ptr(nil, d.model)
-	val, ok := d.value(base, f, dst, shown, v, off, n, "; [[model]] #"+strconv.Itoa(d.modelN)+" is ignored")
-	if !ok {
+	if why := f.val.set(f, nil, d.model, v); why != "" {
+		d.refuse(base, v, off, n, shown+why+"; [[model]] #"+strconv.Itoa(d.modelN)+" is ignored")
 		d.modelOK = false
-		return
 	}
-	assign(dst, val)
 }
 
-// modelKeys are modelSchema's keys, for suggestions.
-var modelKeys = []string{"match", "window", "warn", "dumb", "prep"}
+// startModel starts a [[model]] block (its header or inline table at off, n).
+func (d *decoder) startModel(off, n int) {
+	d.endModel()
+	d.modelN++
+	d.model, d.modelAt, d.modelW, d.modelOK = &Model{}, off, n, true
+}
 
 // endModel checks the current [[model]] block as a whole and keeps it if it holds.
 func (d *decoder) endModel() {
@@ -331,211 +332,4 @@ func (d *decoder) endModel() {
 	}
 	d.c.Models = append(d.c.Models, *m)
 	d.set[modelTable] = true
-}
-
-// value decodes v as f wants it. When it cannot, it adds a problem ending in fallback (or, when
-// fallback is "", in the default that stays in force) and reports false.
-func (d *decoder) value(base int, f *field, dst any, shown string, v *unstable.Node, off, n int, fallback string) (any, bool) {
-	if fallback == "" {
-		fallback = "; using the default " + formatDefault(f)
-	}
-	if o, l := span(base, v); l > 0 {
-		off, n = o, l
-	}
-	val, got := convert(dst, v)
-	if got != "" {
-		msg := shown + ": want " + f.want + ", got " + got
-		if v.Kind == unstable.Integer || v.Kind == unstable.Float || v.Kind == unstable.Bool {
-			if _, isString := dst.(*string); isString {
-				msg += " (write it in quotes: " + quote(string(v.Data)) + ")"
-			}
-		}
-		d.add(off, n, msg+fallback)
-		return nil, false
-	}
-	reason := ""
-	switch x := val.(type) {
-	case int64:
-		reason = f.checkRange(x)
-	case int:
-		reason = f.checkRange(int64(x))
-	}
-	if reason == "" && f.check != nil {
-		reason = f.check(val)
-	}
-	if reason != "" {
-		d.add(off, n, shown+" = "+formatValue(val)+": "+reason+fallback)
-		return nil, false
-	}
-	return val, true
-}
-
-// convert decodes v into the Go type dst points to. got is "" on success, else what the file
-// holds in the user's words ("a string (\"x\")").
-func convert(dst any, v *unstable.Node) (val any, got string) {
-	switch dst.(type) {
-	case *string:
-		if v.Kind == unstable.String {
-			return string(v.Data), ""
-		}
-	case *bool, **bool:
-		if v.Kind == unstable.Bool {
-			return string(v.Data) == "true", ""
-		}
-	case *int64, *int:
-		if v.Kind == unstable.Integer {
-			n, ok := parseInt(v.Data)
-			if !ok {
-				return nil, "an integer out of range (" + string(v.Data) + ")"
-			}
-			if _, small := dst.(*int); small {
-				if int64(int32(n)) != n {
-					return nil, "an integer out of range (" + string(v.Data) + ")"
-				}
-				return int(n), ""
-			}
-			return n, ""
-		}
-	case *any:
-		switch v.Kind {
-		case unstable.String:
-			return string(v.Data), ""
-		case unstable.Integer:
-			if n, ok := parseInt(v.Data); ok {
-				return n, ""
-			}
-			return nil, "an integer out of range (" + string(v.Data) + ")"
-		case unstable.Float:
-			if f, ok := parseFloat(v.Data); ok {
-				return f, ""
-			}
-		}
-	case *[]string:
-		if v.Kind == unstable.Array {
-			if ss, ok := stringList(v); ok {
-				return ss, ""
-			}
-			return nil, "a list with an element that is not a string"
-		}
-	case *[][]string:
-		if v.Kind == unstable.Array {
-			lines := [][]string{}
-			it := v.Children()
-			for it.Next() {
-				e := it.Node()
-				ss, ok := stringList(e)
-				if e.Kind != unstable.Array || !ok {
-					return nil, "a list with an element that is not a list of strings"
-				}
-				lines = append(lines, ss)
-			}
-			return lines, ""
-		}
-	}
-	return nil, describe(v)
-}
-
-// stringList decodes an array of strings ([] is an empty, non-nil slice).
-func stringList(v *unstable.Node) ([]string, bool) {
-	if v.Kind != unstable.Array {
-		return nil, false
-	}
-	ss := []string{}
-	it := v.Children()
-	for it.Next() {
-		e := it.Node()
-		if e.Kind != unstable.String {
-			return nil, false
-		}
-		ss = append(ss, string(e.Data))
-	}
-	return ss, true
-}
-
-// describe names what a value is, with the value when it is short.
-func describe(v *unstable.Node) string {
-	w := kindWord(v.Kind)
-	switch v.Kind {
-	case unstable.String:
-		if len(v.Data) <= 40 {
-			return w + " (" + quote(string(v.Data)) + ")"
-		}
-	case unstable.Integer, unstable.Float, unstable.Bool:
-		return w + " (" + string(v.Data) + ")"
-	}
-	return w
-}
-
-func kindWord(k unstable.Kind) string {
-	switch k {
-	case unstable.String:
-		return "a string"
-	case unstable.Bool:
-		return "a boolean"
-	case unstable.Integer:
-		return "an integer"
-	case unstable.Float:
-		return "a float"
-	case unstable.Array:
-		return "a list"
-	case unstable.InlineTable:
-		return "a table"
-	case unstable.LocalDate, unstable.LocalTime, unstable.LocalDateTime, unstable.DateTime:
-		return "a date or time"
-	}
-	return "a value of another kind"
-}
-
-// assign stores val (from convert) where dst points.
-func assign(dst, val any) {
-	switch p := dst.(type) {
-	case *string:
-		*p = val.(string)
-	case *bool:
-		*p = val.(bool)
-	case **bool:
-		b := val.(bool)
-		*p = &b
-	case *int:
-		*p = val.(int)
-	case *int64:
-		*p = val.(int64)
-	case *any:
-		*p = val
-	case *[]string:
-		*p = val.([]string)
-	case *[][]string:
-		*p = val.([][]string)
-	}
-}
-
-// parseInt reads a TOML integer: decimal with underscores, or 0x, 0o, 0b.
-func parseInt(b []byte) (int64, bool) {
-	s := strings.ReplaceAll(string(b), "_", "")
-	base := 10
-	if len(s) > 2 && s[0] == '0' {
-		switch s[1] {
-		case 'x':
-			base = 16
-		case 'o':
-			base = 8
-		case 'b':
-			base = 2
-		}
-		if base != 10 {
-			s = s[2:]
-		}
-	}
-	n, err := strconv.ParseInt(s, base, 64)
-	return n, err == nil
-}
-
-func parseFloat(b []byte) (float64, bool) {
-	s := strings.ReplaceAll(string(b), "_", "")
-	switch strings.TrimPrefix(strings.TrimPrefix(s, "+"), "-") {
-	case "inf", "nan":
-		return 0, false // no prep spec is infinite
-	}
-	f, err := strconv.ParseFloat(s, 64)
-	return f, err == nil
 }

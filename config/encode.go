@@ -1,7 +1,7 @@
 package config
 
 import (
-	"strconv"
+	"fmt"
 	"strings"
 	"unicode/utf8"
 )
@@ -29,9 +29,7 @@ func escape(s string, quotes bool) string {
 		case r == '\t':
 			b = append(b, `\t`...)
 		case r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) || r == 0x2028 || r == 0x2029:
-			b = append(b, `\u`...)
-			h := strconv.FormatInt(int64(r), 16)
-			b = append(b, strings.Repeat("0", 4-len(h))+strings.ToUpper(h)...)
+			b = fmt.Appendf(b, `\u%04X`, r)
 		default:
 			b = append(b, s[i:i+size]...)
 		}
@@ -65,139 +63,52 @@ func bare(s string) bool {
 	return true
 }
 
-// deref returns what a schema pointer points to; an unset *bool or prep is nil.
-func deref(p any) any {
-	switch x := p.(type) {
-	case *string:
-		return *x
-	case *bool:
-		return *x
-	case **bool:
-		if *x == nil {
-			return nil
-		}
-		return **x
-	case *int:
-		return *x
-	case *int64:
-		return *x
-	case *any:
-		return *x
-	case *[]string:
-		return *x
-	case *[][]string:
-		return *x
-	}
-	return nil
-}
-
-// formatValue writes a value as a TOML literal ("" for nil).
-func formatValue(v any) string {
-	switch x := v.(type) {
-	case string:
-		return quote(x)
-	case bool:
-		return strconv.FormatBool(x)
-	case int:
-		return strconv.Itoa(x)
-	case int64:
-		return strconv.FormatInt(x, 10)
-	case float64:
-		s := strconv.FormatFloat(x, 'g', -1, 64)
-		if !strings.ContainsAny(s, ".eEn") {
-			s += ".0"
-		}
-		return s
-	case []string:
-		parts := make([]string, len(x))
-		for i, s := range x {
-			parts[i] = quote(s)
-		}
-		return "[" + strings.Join(parts, ", ") + "]"
-	case [][]string:
-		parts := make([]string, len(x))
-		for i, l := range x {
-			parts[i] = formatValue(l)
-		}
-		return "[" + strings.Join(parts, ", ") + "]"
-	}
-	return ""
-}
-
 // formatDefault writes a key's default.
 func formatDefault(f *field) string {
-	if v := formatValue(deref(f.ptr(Default(), &Model{}))); v != "" {
+	if v := f.val.show(Default(), &Model{}); v != "" {
 		return v
 	}
 	return "(unset)"
 }
 
-// each calls fn for every key outside [[model]], in schema order, with its value as a TOML
-// literal ("" when unset).
-func (c *Config) each(fn func(table, leaf, value string)) {
-	for i := range schema {
-		f := &schema[i]
-		fn(tableOf(f.key), leafOf(f.key), formatValue(deref(f.ptr(c, nil))))
-	}
-}
-
-// encode writes c as TOML. keep decides, for each key, the value written (none when "" or !ok)
-// and its trailing comment; the [[model]] blocks come last.
+// encode writes c as TOML, the keys in schema order. keep decides, for each key, the value
+// written (none when "" or !ok) and its trailing comment; the [[model]] blocks come last.
 func (c *Config) encode(keep func(key, value string) (out, comment string, ok bool)) []byte {
 	var b strings.Builder
 	table := ""
-	c.each(func(t, leaf, value string) {
-		key := leaf
-		if t != "" {
-			key = t + "." + leaf
-		}
-		value, comment, ok := keep(key, value)
+	for i := range schema {
+		f := &schema[i]
+		value, comment, ok := keep(f.key, f.val.show(c, nil))
 		if !ok || value == "" {
-			return
+			continue
 		}
-		if t != table {
+		if t := tableOf(f.key); t != table {
 			if b.Len() > 0 {
 				b.WriteByte('\n')
 			}
 			b.WriteString("[" + t + "]\n")
 			table = t
 		}
-		b.WriteString(leaf + " = " + value)
+		b.WriteString(leafOf(f.key) + " = " + value)
 		if comment != "" {
 			b.WriteString("  # " + comment)
 		}
 		b.WriteByte('\n')
-	})
+	}
 	for i := range c.Models {
-		m := &c.Models[i]
 		if b.Len() > 0 {
 			b.WriteByte('\n')
 		}
 		b.WriteString("[[model]]\n")
 		for j := range modelSchema {
 			f := &modelSchema[j]
-			v := deref(f.ptr(nil, m))
-			switch x := v.(type) {
-			case string:
-				if x == "" {
-					continue
-				}
-			case int64:
-				if x == 0 {
-					continue
-				}
-			case nil:
-				continue
+			// What an empty block holds is not written.
+			if v := f.val.show(nil, &c.Models[i]); v != "" && v != `""` && v != "0" {
+				b.WriteString(f.key + " = " + v + "\n")
 			}
-			b.WriteString(f.key + " = " + formatValue(v) + "\n")
 		}
 	}
 	return []byte(b.String())
-}
-
-// Show returns the config as TOML: every key with a value.
-func (c *Config) Show() ([]byte, error) {
-	return c.encode(func(_, v string) (string, string, bool) { return v, "", true }), nil
 }
 
 // Effective is the value the renderer uses for a key when it is not the key's own (separator

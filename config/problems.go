@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // unknownKey is the problem for a key the schema does not know, with the closest known key.
@@ -21,11 +22,11 @@ func unknownKey(key, shown string) string {
 // suggestKey returns the known key closest to key: one in the same table a typo away, else the
 // same name in another table.
 func suggestKey(key string) string {
-	table, leaf := tableOf(key), key[strings.LastIndexByte(key, '.')+1:]
+	table, leaf := tableOf(key), leafOf(key)
 	var same []string
 	for i := range schema {
 		if tableOf(schema[i].key) == table {
-			same = append(same, schema[i].key[len(schema[i].key)-len(leafOf(schema[i].key)):])
+			same = append(same, leafOf(schema[i].key))
 		}
 	}
 	if near := closest(leaf, same); near != "" {
@@ -135,22 +136,13 @@ func finish(name string, data []byte, probs []problem, context bool) Errors {
 		if p.ref >= 0 {
 			msg += " (first on line " + strconv.Itoa(lineOf(p.ref)+1) + ")"
 		}
-		e := &Error{File: name, Line: l + 1, Col: columnOf(data[starts[l]:off]) + 1, Msg: msg}
+		e := &Error{File: name, Line: l + 1, Col: utf8.RuneCount(data[starts[l]:off]) + 1, Msg: msg}
 		if context {
 			e.Context = diagram(data, starts, l, off, p.n, msg)
 		}
 		out[i] = e
 	}
 	return out
-}
-
-// columnOf counts the runes of a line's prefix (invalid bytes count one each).
-func columnOf(prefix []byte) int {
-	n := 0
-	for range string(prefix) {
-		n++
-	}
-	return n
 }
 
 // diagram is the caret view of a problem: the line before, the line, and a ~ under the bytes.
@@ -171,8 +163,8 @@ func diagram(data []byte, starts []int, l, off, n int, msg string) string {
 	}
 	text := lineText(l)
 	b.WriteString(num + "| " + text + "\n")
-	col := columnOf(data[starts[l]:off])
-	width := columnOf(data[off:min(off+n, starts[l]+len(text))])
+	col := utf8.RuneCount(data[starts[l]:off])
+	width := utf8.RuneCount(data[off:min(off+n, starts[l]+len(text))])
 	b.WriteString(pad + "| " + strings.Repeat(" ", col) + strings.Repeat("~", max(width, 1)) + " " + msg)
 	return b.String()
 }

@@ -20,11 +20,7 @@ import (
 type field struct {
 	key  string // dotted, as written in the file: "statusline.bar_width"; [[model]] keys bare
 	want string // the value wanted, in the user's words: "an integer from 1 to 100"
-	// ptr returns a pointer to the field's storage: *string, *bool, *int, *int64, **bool,
-	// *[]string, *[][]string or *any (a prep spec).
-	ptr func(c *Config, m *Model) any
-	// check returns why an otherwise well-typed value is refused ("" when it is fine).
-	check func(v any) string
+	val  value  // where the value lives, its kind and its check (kind.go)
 	// lo and hi bound an integer (when hi > lo).
 	lo, hi int64
 }
@@ -54,66 +50,66 @@ const (
 
 // schema is every key outside [[model]], grouped by table in the order of tables.
 var schema = []field{
-	{key: "color", want: "one of auto, truecolor, 256, 16, none", ptr: func(c *Config, _ *Model) any { return &c.Color }, check: checkColor},
-	{key: "glyphs", want: "one of unicode, ascii, nerd", ptr: func(c *Config, _ *Model) any { return &c.Glyphs }, check: checkGlyphs},
-	{key: "east_asian_width", want: wantBool, ptr: func(c *Config, _ *Model) any { return &c.EastAsianWidth }},
-	{key: "window", want: "a token count (0 = 200k)", ptr: func(c *Config, _ *Model) any { return &c.Window }, hi: noLimit},
+	{key: "color", want: "one of auto, truecolor, 256, 16, none", val: of[string]{at: func(c *Config, _ *Model) *string { return &c.Color }, kind: &textKind, check: checkColor}},
+	{key: "glyphs", want: "one of unicode, ascii, nerd", val: of[string]{at: func(c *Config, _ *Model) *string { return &c.Glyphs }, kind: &textKind, check: checkGlyphs}},
+	{key: "east_asian_width", want: wantBool, val: of[bool]{at: func(c *Config, _ *Model) *bool { return &c.EastAsianWidth }, kind: &boolKind}},
+	{key: "window", want: "a token count (0 = 200k)", val: of[int64]{at: func(c *Config, _ *Model) *int64 { return &c.Window }, kind: &int64Kind}, hi: noLimit},
 
-	{key: "statusline.lines", want: "a list of lines, each a list of segment names", ptr: func(c *Config, _ *Model) any { return &c.Statusline.Lines }, check: checkLines},
-	{key: "statusline.separator", want: "a string", ptr: func(c *Config, _ *Model) any { return &c.Statusline.Separator }},
-	{key: "statusline.bar_width", want: "an integer from 1 to 100", ptr: func(c *Config, _ *Model) any { return &c.Statusline.BarWidth }, lo: 1, hi: 100},
-	{key: "statusline.indent", want: "an integer from 0 to 20", ptr: func(c *Config, _ *Model) any { return &c.Statusline.Indent }, hi: 20},
-	{key: "statusline.wrap", want: "a command line (\"\" = none)", ptr: func(c *Config, _ *Model) any { return &c.Statusline.Wrap }},
-	{key: "statusline.wrap_position", want: "one of before, after, line", ptr: func(c *Config, _ *Model) any { return &c.Statusline.WrapPosition }, check: checkWrapPosition},
-	{key: "statusline.wrap_timeout", want: `a duration such as "2s" or "500ms"`, ptr: func(c *Config, _ *Model) any { return &c.Statusline.WrapTimeout }, check: checkWrapTimeout},
+	{key: "statusline.lines", want: "a list of lines, each a list of segment names", val: of[[][]string]{at: func(c *Config, _ *Model) *[][]string { return &c.Statusline.Lines }, kind: &linesKind, check: checkLines}},
+	{key: "statusline.separator", want: "a string", val: of[string]{at: func(c *Config, _ *Model) *string { return &c.Statusline.Separator }, kind: &textKind}},
+	{key: "statusline.bar_width", want: "an integer from 1 to 100", val: of[int]{at: func(c *Config, _ *Model) *int { return &c.Statusline.BarWidth }, kind: &intKind}, lo: 1, hi: 100},
+	{key: "statusline.indent", want: "an integer from 0 to 20", val: of[int]{at: func(c *Config, _ *Model) *int { return &c.Statusline.Indent }, kind: &intKind}, hi: 20},
+	{key: "statusline.wrap", want: "a command line (\"\" = none)", val: of[string]{at: func(c *Config, _ *Model) *string { return &c.Statusline.Wrap }, kind: &textKind}},
+	{key: "statusline.wrap_position", want: "one of before, after, line", val: of[string]{at: func(c *Config, _ *Model) *string { return &c.Statusline.WrapPosition }, kind: &textKind, check: checkWrapPosition}},
+	{key: "statusline.wrap_timeout", want: `a duration such as "2s" or "500ms"`, val: of[string]{at: func(c *Config, _ *Model) *string { return &c.Statusline.WrapTimeout }, kind: &textKind, check: checkWrapTimeout}},
 
-	{key: "autocompact.point", want: "a token count (0 = computed)", ptr: func(c *Config, _ *Model) any { return &c.AutoCompact.Point }, hi: noLimit},
-	{key: "autocompact.enabled", want: wantBool, ptr: func(c *Config, _ *Model) any { return &c.AutoCompact.Enabled }},
-	{key: "autocompact.max_output", want: "a token count (0 = the model's)", ptr: func(c *Config, _ *Model) any { return &c.AutoCompact.MaxOutput }, hi: noLimit},
+	{key: "autocompact.point", want: "a token count (0 = computed)", val: of[int64]{at: func(c *Config, _ *Model) *int64 { return &c.AutoCompact.Point }, kind: &int64Kind}, hi: noLimit},
+	{key: "autocompact.enabled", want: wantBool, val: of[*bool]{at: func(c *Config, _ *Model) **bool { return &c.AutoCompact.Enabled }, kind: &maybeKind}},
+	{key: "autocompact.max_output", want: "a token count (0 = the model's)", val: of[int64]{at: func(c *Config, _ *Model) *int64 { return &c.AutoCompact.MaxOutput }, kind: &int64Kind}, hi: noLimit},
 
-	{key: "warning.prep", want: wantPrep, ptr: func(c *Config, _ *Model) any { return &c.Warning.Prep }, check: checkPrep},
-	{key: "warning.imminent_distance", want: wantTokens, ptr: func(c *Config, _ *Model) any { return &c.Warning.ImminentDistance }, hi: noLimit},
-	{key: "warning.nudge", want: wantBool, ptr: func(c *Config, _ *Model) any { return &c.Warning.Nudge }},
-	{key: "warning.nudge_text", want: "a string", ptr: func(c *Config, _ *Model) any { return &c.Warning.NudgeText }},
-	{key: "warning.tiers", want: wantTiers, ptr: func(c *Config, _ *Model) any { return &c.Warning.Tiers }, check: checkTiers},
+	{key: "warning.prep", want: wantPrep, val: of[any]{at: func(c *Config, _ *Model) *any { return &c.Warning.Prep }, kind: &specKind, check: checkPrep}},
+	{key: "warning.imminent_distance", want: wantTokens, val: of[int64]{at: func(c *Config, _ *Model) *int64 { return &c.Warning.ImminentDistance }, kind: &int64Kind}, hi: noLimit},
+	{key: "warning.nudge", want: wantBool, val: of[bool]{at: func(c *Config, _ *Model) *bool { return &c.Warning.Nudge }, kind: &boolKind}},
+	{key: "warning.nudge_text", want: "a string", val: of[string]{at: func(c *Config, _ *Model) *string { return &c.Warning.NudgeText }, kind: &textKind}},
+	{key: "warning.tiers", want: wantTiers, val: of[[]string]{at: func(c *Config, _ *Model) *[]string { return &c.Warning.Tiers }, kind: &listKind, check: checkTiers}},
 
-	{key: "notify.enabled", want: wantBool, ptr: func(c *Config, _ *Model) any { return &c.Notify.Enabled }},
-	{key: "notify.tiers", want: wantTiers, ptr: func(c *Config, _ *Model) any { return &c.Notify.Tiers }, check: checkTiers},
-	{key: "notify.urgency", want: "one of low, normal, critical", ptr: func(c *Config, _ *Model) any { return &c.Notify.Urgency }, check: checkUrgency},
-	{key: "notify.app_name", want: "a string", ptr: func(c *Config, _ *Model) any { return &c.Notify.AppName }},
+	{key: "notify.enabled", want: wantBool, val: of[bool]{at: func(c *Config, _ *Model) *bool { return &c.Notify.Enabled }, kind: &boolKind}},
+	{key: "notify.tiers", want: wantTiers, val: of[[]string]{at: func(c *Config, _ *Model) *[]string { return &c.Notify.Tiers }, kind: &listKind, check: checkTiers}},
+	{key: "notify.urgency", want: "one of low, normal, critical", val: of[string]{at: func(c *Config, _ *Model) *string { return &c.Notify.Urgency }, kind: &textKind, check: checkUrgency}},
+	{key: "notify.app_name", want: "a string", val: of[string]{at: func(c *Config, _ *Model) *string { return &c.Notify.AppName }, kind: &textKind}},
 
-	{key: "checkpoint.budget", want: "an integer from 500 to 9000 (characters; Claude Code previews context over 10,000)", ptr: func(c *Config, _ *Model) any { return &c.Checkpoint.Budget }, lo: 500, hi: 9000},
-	{key: "checkpoint.stale_minutes", want: "an integer from 1 to 525600 (minutes)", ptr: func(c *Config, _ *Model) any { return &c.Checkpoint.StaleMinutes }, lo: 1, hi: 525600},
+	{key: "checkpoint.budget", want: "an integer from 500 to 9000 (characters; Claude Code previews context over 10,000)", val: of[int]{at: func(c *Config, _ *Model) *int { return &c.Checkpoint.Budget }, kind: &intKind}, lo: 500, hi: 9000},
+	{key: "checkpoint.stale_minutes", want: "an integer from 1 to 525600 (minutes)", val: of[int]{at: func(c *Config, _ *Model) *int { return &c.Checkpoint.StaleMinutes }, kind: &intKind}, lo: 1, hi: 525600},
 
-	{key: "precompact.hold_once", want: wantBool, ptr: func(c *Config, _ *Model) any { return &c.PreCompact.HoldOnce }},
-	{key: "precompact.snapshots", want: "an integer from 1 to 1000", ptr: func(c *Config, _ *Model) any { return &c.PreCompact.Snapshots }, lo: 1, hi: 1000},
-	{key: "precompact.instructions", want: wantBool, ptr: func(c *Config, _ *Model) any { return &c.PreCompact.Instructions }},
-	{key: "precompact.instructions_extra", want: "a string", ptr: func(c *Config, _ *Model) any { return &c.PreCompact.InstructionsExtra }},
+	{key: "precompact.hold_once", want: wantBool, val: of[bool]{at: func(c *Config, _ *Model) *bool { return &c.PreCompact.HoldOnce }, kind: &boolKind}},
+	{key: "precompact.snapshots", want: "an integer from 1 to 1000", val: of[int]{at: func(c *Config, _ *Model) *int { return &c.PreCompact.Snapshots }, kind: &intKind}, lo: 1, hi: 1000},
+	{key: "precompact.instructions", want: wantBool, val: of[bool]{at: func(c *Config, _ *Model) *bool { return &c.PreCompact.Instructions }, kind: &boolKind}},
+	{key: "precompact.instructions_extra", want: "a string", val: of[string]{at: func(c *Config, _ *Model) *string { return &c.PreCompact.InstructionsExtra }, kind: &textKind}},
 
-	{key: "state.gc_days", want: "an integer from 1 to 3650 (days)", ptr: func(c *Config, _ *Model) any { return &c.State.GCDays }, lo: 1, hi: 3650},
+	{key: "state.gc_days", want: "an integer from 1 to 3650 (days)", val: of[int]{at: func(c *Config, _ *Model) *int { return &c.State.GCDays }, kind: &intKind}, lo: 1, hi: 3650},
 
-	{key: "flow.compact_instructions", want: "a string", ptr: func(c *Config, _ *Model) any { return &c.Flow.CompactInstructions }},
+	{key: "flow.compact_instructions", want: "a string", val: of[string]{at: func(c *Config, _ *Model) *string { return &c.Flow.CompactInstructions }, kind: &textKind}},
 
-	{key: "flow.timeouts.prep", want: wantDuration, ptr: func(c *Config, _ *Model) any { return &c.Flow.Timeouts.Prep }, check: checkDuration},
-	{key: "flow.timeouts.compact", want: wantDuration, ptr: func(c *Config, _ *Model) any { return &c.Flow.Timeouts.Compact }, check: checkDuration},
-	{key: "flow.timeouts.postcompact", want: wantDuration, ptr: func(c *Config, _ *Model) any { return &c.Flow.Timeouts.Postcompact }, check: checkDuration},
+	{key: "flow.timeouts.prep", want: wantDuration, val: of[string]{at: func(c *Config, _ *Model) *string { return &c.Flow.Timeouts.Prep }, kind: &textKind, check: checkDuration}},
+	{key: "flow.timeouts.compact", want: wantDuration, val: of[string]{at: func(c *Config, _ *Model) *string { return &c.Flow.Timeouts.Compact }, kind: &textKind, check: checkDuration}},
+	{key: "flow.timeouts.postcompact", want: wantDuration, val: of[string]{at: func(c *Config, _ *Model) *string { return &c.Flow.Timeouts.Postcompact }, kind: &textKind, check: checkDuration}},
 
-	{key: "watch.interval", want: wantDuration, ptr: func(c *Config, _ *Model) any { return &c.Watch.Interval }, check: checkDuration},
-	{key: "watch.auto", want: wantBool, ptr: func(c *Config, _ *Model) any { return &c.Watch.Auto }},
-	{key: "watch.projects", want: "a list of project dirs or globs", ptr: func(c *Config, _ *Model) any { return &c.Watch.Projects }, check: checkProjects},
+	{key: "watch.interval", want: wantDuration, val: of[string]{at: func(c *Config, _ *Model) *string { return &c.Watch.Interval }, kind: &textKind, check: checkDuration}},
+	{key: "watch.auto", want: wantBool, val: of[bool]{at: func(c *Config, _ *Model) *bool { return &c.Watch.Auto }, kind: &boolKind}},
+	{key: "watch.projects", want: "a list of project dirs or globs", val: of[[]string]{at: func(c *Config, _ *Model) *[]string { return &c.Watch.Projects }, kind: &listKind, check: checkProjects}},
 
-	{key: "resume.check", want: wantBool, ptr: func(c *Config, _ *Model) any { return &c.Resume.Check }},
+	{key: "resume.check", want: wantBool, val: of[bool]{at: func(c *Config, _ *Model) *bool { return &c.Resume.Check }, kind: &boolKind}},
 
-	{key: "mod.compact_at", want: wantCompactAt, ptr: func(c *Config, _ *Model) any { return &c.Mod.CompactAt }, check: checkCompactAt},
+	{key: "mod.compact_at", want: wantCompactAt, val: of[any]{at: func(c *Config, _ *Model) *any { return &c.Mod.CompactAt }, kind: &specKind, check: checkCompactAt}},
 }
 
 // modelSchema is the keys of a [[model]] block.
 var modelSchema = []field{
-	{key: "match", want: `a glob on model.id such as "claude-opus-*"`, ptr: func(_ *Config, m *Model) any { return &m.Match }, check: checkGlob},
-	{key: "window", want: `"200k" or "1m"`, ptr: func(_ *Config, m *Model) any { return &m.Window }, check: checkWindow},
-	{key: "warn", want: wantTokens, ptr: func(_ *Config, m *Model) any { return &m.Warn }, hi: noLimit},
-	{key: "dumb", want: wantTokens, ptr: func(_ *Config, m *Model) any { return &m.Dumb }, hi: noLimit},
-	{key: "prep", want: wantPrep, ptr: func(_ *Config, m *Model) any { return &m.Prep }, check: checkPrep},
+	{key: "match", want: `a glob on model.id such as "claude-opus-*"`, val: of[string]{at: func(_ *Config, m *Model) *string { return &m.Match }, kind: &textKind, check: checkGlob}},
+	{key: "window", want: `"200k" or "1m"`, val: of[string]{at: func(_ *Config, m *Model) *string { return &m.Window }, kind: &textKind, check: checkWindow}},
+	{key: "warn", want: wantTokens, val: of[int64]{at: func(_ *Config, m *Model) *int64 { return &m.Warn }, kind: &int64Kind}, hi: noLimit},
+	{key: "dumb", want: wantTokens, val: of[int64]{at: func(_ *Config, m *Model) *int64 { return &m.Dumb }, kind: &int64Kind}, hi: noLimit},
+	{key: "prep", want: wantPrep, val: of[any]{at: func(_ *Config, m *Model) *any { return &m.Prep }, kind: &specKind, check: checkPrep}},
 }
 
 // lookup returns the field named key in fs, or nil.
@@ -134,22 +130,22 @@ func tableOf(key string) string {
 	return ""
 }
 
-func checkOneOf(v any, allowed []string) string {
-	if slices.Contains(allowed, v.(string)) {
+func checkOneOf(v string, allowed []string) string {
+	if slices.Contains(allowed, v) {
 		return ""
 	}
 	return "want one of " + strings.Join(allowed, ", ")
 }
 
-func checkColor(v any) string   { return checkOneOf(v, colors) }
-func checkGlyphs(v any) string  { return checkOneOf(v, glyphSet) }
-func checkUrgency(v any) string { return checkOneOf(v, urgency) }
-func checkWindow(v any) string  { return checkOneOf(v, windows) }
+func checkColor(v string) string   { return checkOneOf(v, colors) }
+func checkGlyphs(v string) string  { return checkOneOf(v, glyphSet) }
+func checkUrgency(v string) string { return checkOneOf(v, urgency) }
+func checkWindow(v string) string  { return checkOneOf(v, windows) }
 
-func checkWrapPosition(v any) string { return checkOneOf(v, []string{"before", "after", "line"}) }
+func checkWrapPosition(v string) string { return checkOneOf(v, []string{"before", "after", "line"}) }
 
-func checkTiers(v any) string {
-	for _, s := range v.([]string) {
+func checkTiers(tiers []string) string {
+	for _, s := range tiers {
 		if !slices.Contains(Tiers, s) {
 			return "unknown tier " + quote(s) + ": want " + strings.Join(Tiers, ", ")
 		}
@@ -170,8 +166,7 @@ func (f *field) checkRange(n int64) string {
 	return "want " + strconv.FormatInt(f.lo, 10) + " to " + strconv.FormatInt(f.hi, 10)
 }
 
-func checkLines(v any) string {
-	lines := v.([][]string)
+func checkLines(lines [][]string) string {
 	if len(lines) == 0 {
 		return "want at least one line of segments"
 	}
@@ -207,32 +202,32 @@ func checkCompactAt(v any) string {
 	return ""
 }
 
-func checkDuration(v any) string {
-	if d, err := time.ParseDuration(v.(string)); err != nil || d <= 0 {
+func checkDuration(v string) string {
+	if d, err := time.ParseDuration(v); err != nil || d <= 0 {
 		return `want a positive duration such as "90s" or "10m"`
 	}
 	return ""
 }
 
-func checkWrapTimeout(v any) string {
+func checkWrapTimeout(v string) string {
 	if r := checkDuration(v); r != "" {
 		return r
 	}
-	if d, _ := time.ParseDuration(v.(string)); d > MaxWrapTimeout {
+	if d, _ := time.ParseDuration(v); d > MaxWrapTimeout {
 		return "at most " + MaxWrapTimeout.String() + " (the longest wrap_timeout honoured)"
 	}
 	return ""
 }
 
-func checkGlob(v any) string {
-	if _, err := filepath.Match(v.(string), ""); err != nil {
+func checkGlob(v string) string {
+	if _, err := filepath.Match(v, ""); err != nil {
 		return "not a valid glob"
 	}
 	return ""
 }
 
-func checkProjects(v any) string {
-	for _, p := range v.([]string) {
+func checkProjects(projects []string) string {
+	for _, p := range projects {
 		if _, err := filepath.Match(p, ""); err != nil || p == "" {
 			return quote(p) + " is not a valid path or glob"
 		}

@@ -5,7 +5,6 @@
 package doctor
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -14,7 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 
@@ -22,6 +21,8 @@ import (
 	"github.com/zoneline/zoneline/install"
 	"github.com/zoneline/zoneline/internal/rawfs"
 	"github.com/zoneline/zoneline/internal/safetext"
+	"github.com/zoneline/zoneline/notify"
+	"github.com/zoneline/zoneline/sessions"
 	"github.com/zoneline/zoneline/skills"
 	"github.com/zoneline/zoneline/state"
 	"github.com/zoneline/zoneline/zones"
@@ -134,10 +135,10 @@ func Settings(path, self string) []Result {
 	hooks := root.Get("hooks")
 	for _, h := range install.Hooks {
 		name := "hook " + h.Event
-		cmd, found := findHook(hooks, h.Event)
+		entry := install.FindOurs(hooks.Get(h.Event), install.SubHook)
 		switch {
-		case found:
-			out = append(out, entryResult(name, cmd, self))
+		case entry != nil:
+			out = append(out, entryResult(name, install.EntryCommand(entry), self))
 		case plugin != "":
 			// The plugin's hooks run hooks/run, which looks where install.PluginBinary does.
 			if bin := install.PluginBinary(os.Getenv); bin == "" {
@@ -151,7 +152,7 @@ func Settings(path, self string) []Result {
 		}
 	}
 	warnings := Warnings(out) // before the downgrade below: a missing Stop hook is no route
-	if ours := slRes.Status != Fail && !strings.HasPrefix(slRes.Detail, "another status line"); ours {
+	if zonelineDraws(slRes) {
 		for i := range out {
 			if out[i].Name == "hook Stop" && out[i].Status == Fail {
 				// zoneline's status line runs the warnings already: the Stop hook only matters
@@ -204,25 +205,6 @@ func program(cmd string) string {
 	return p
 }
 
-func findHook(hooks *install.Node, event string) (string, bool) {
-	arr := hooks.Get(event)
-	if arr == nil || arr.Kind != install.Array {
-		return "", false
-	}
-	for _, g := range arr.Elems {
-		hs := g.Get("hooks")
-		if hs == nil || hs.Kind != install.Array {
-			continue
-		}
-		for _, h := range hs.Elems {
-			if install.EntryIsOurs(h, install.SubHook) {
-				return install.EntryCommand(h), true
-			}
-		}
-	}
-	return "", false
-}
-
 // SkillNames are the skills zoneline installs, whose commands Skills checks.
 var SkillNames = []string{"compact-prep", "postcompact"}
 
@@ -233,52 +215,52 @@ var SkillNames = []string{"compact-prep", "postcompact"}
 // never run. A skill that runs the bare name depends on the PATH Claude Code gets. plugin names
 // an enabled zoneline plugin, whose skills run zoneline from PATH.
 func Skills(claudeDir, self, plugin string) []Result {
-	var out []Result
-	for _, name := range SkillNames {
-		path := filepath.Join(claudeDir, "skills", name, "SKILL.md")
-		r := Result{Name: "skill /" + name}
-		data, err := readFile(path)
-		switch {
-		case errors.Is(err, fs.ErrNotExist) && plugin != "":
-			r.Detail = "from the plugin " + plugin + ", runs zoneline from PATH"
-			if _, err := exec.LookPath("zoneline"); err != nil {
-				r.Status, r.Fix = Fail, "zoneline is not on PATH, so the skill's commands fail: put it on PATH, or run zoneline install (it writes skills that name the binary)"
-			}
-			out = append(out, r)
-			continue
-		case errors.Is(err, fs.ErrNotExist):
-			r.Status, r.Detail, r.Fix = Warn, path+" is not installed", "run: zoneline install"
-			out = append(out, r)
-			continue
-		case err != nil:
-			r.Status, r.Detail = Fail, safetext.Field(err.Error(), 0)
-			out = append(out, r)
-			continue
-		}
-		prog, ok := skills.Program(data)
-		if !ok {
-			r.Status, r.Detail, r.Fix = Warn, path+" names no zoneline checkpoint command (edited?)", "run: zoneline install --force"
-			out = append(out, r)
-			continue
-		}
-		r.Detail = "runs " + prog
-		switch {
-		case !filepath.IsAbs(prog):
-			r.Status = Warn
-			r.Fix = "it runs " + prog + " from the PATH Claude Code gets, and fails where that lacks it: run zoneline install again (it writes the binary's path into the skills)"
-			if _, err := exec.LookPath(prog); err != nil {
-				r.Status, r.Fix = Fail, prog+" is not on PATH, so the skill's commands fail: run zoneline install again (it writes the binary's path into the skills)"
-			}
-		case !isExecutable(prog):
-			r.Status, r.Fix = Fail, prog+" does not exist or is not executable, so the skill's commands fail: run zoneline install again from the binary you use"
-		case !install.IsOurs(install.CommandLine(prog, "x", runtime.GOOS), "x"):
-			r.Status, r.Fix = Fail, prog+" is not named zoneline: run zoneline install --force"
-		case !sameFile(prog, self):
-			r.Status, r.Fix = Warn, "it runs "+prog+", not this zoneline ("+self+"); doctor runs no program a skill names, so it cannot vouch for that one: run zoneline install from the binary you want"
-		}
-		out = append(out, r)
+	out := make([]Result, len(SkillNames))
+	for i, name := range SkillNames {
+		out[i] = skill(name, filepath.Join(claudeDir, "skills", name, "SKILL.md"), self, plugin)
 	}
 	return out
+}
+
+// skill checks one installed skill's SKILL.md at path (see Skills).
+func skill(name, path, self, plugin string) Result {
+	r := Result{Name: "skill /" + name}
+	data, err := readFile(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && plugin != "":
+		r.Detail = "from the plugin " + plugin + ", runs zoneline from PATH"
+		if _, err := exec.LookPath("zoneline"); err != nil {
+			r.Status, r.Fix = Fail, "zoneline is not on PATH, so the skill's commands fail: put it on PATH, or run zoneline install (it writes skills that name the binary)"
+		}
+		return r
+	case errors.Is(err, fs.ErrNotExist):
+		r.Status, r.Detail, r.Fix = Warn, path+" is not installed", "run: zoneline install"
+		return r
+	case err != nil:
+		r.Status, r.Detail = Fail, safetext.Field(err.Error(), 0)
+		return r
+	}
+	prog, ok := skills.Program(data)
+	if !ok {
+		r.Status, r.Detail, r.Fix = Warn, path+" names no zoneline checkpoint command (edited?)", "run: zoneline install --force"
+		return r
+	}
+	r.Detail = "runs " + prog
+	switch {
+	case !filepath.IsAbs(prog):
+		r.Status = Warn
+		r.Fix = "it runs " + prog + " from the PATH Claude Code gets, and fails where that lacks it: run zoneline install again (it writes the binary's path into the skills)"
+		if _, err := exec.LookPath(prog); err != nil {
+			r.Status, r.Fix = Fail, prog+" is not on PATH, so the skill's commands fail: run zoneline install again (it writes the binary's path into the skills)"
+		}
+	case !isExecutable(prog):
+		r.Status, r.Fix = Fail, prog+" does not exist or is not executable, so the skill's commands fail: run zoneline install again from the binary you use"
+	case !install.IsOurs(install.CommandLine(prog, "x", runtime.GOOS), "x"):
+		r.Status, r.Fix = Fail, prog+" is not named zoneline: run zoneline install --force"
+	case !sameFile(prog, self):
+		r.Status, r.Fix = Warn, "it runs "+prog+", not this zoneline ("+self+"); doctor runs no program a skill names, so it cannot vouch for that one: run zoneline install from the binary you want"
+	}
+	return r
 }
 
 // Plugin returns the enabled zoneline plugin named in the settings file at path, or "".
@@ -358,17 +340,10 @@ func LastSession(d state.Dir) *state.Session {
 		}
 		cs = append(cs, cand{e.Name(), fi.ModTime()})
 	}
-	sort.Slice(cs, func(i, j int) bool { return cs[i].t.After(cs[j].t) })
+	slices.SortFunc(cs, func(a, b cand) int { return b.t.Compare(a.t) })
 	var best *state.Session
-	for i, c := range cs {
-		if i >= sessionsScanned {
-			break
-		}
-		s, err := d.LoadSession(c.id)
-		if err != nil {
-			continue
-		}
-		if best == nil || s.Updated.After(best.Updated) {
+	for _, c := range cs[:min(len(cs), sessionsScanned)] {
+		if s, err := d.LoadSession(c.id); err == nil && (best == nil || s.Updated.After(best.Updated)) {
 			best = s
 		}
 	}
@@ -380,7 +355,7 @@ func Payloads(s *state.Session, now time.Time) []Result {
 	if s == nil {
 		return []Result{{Name: "claude code", Status: Warn, Detail: "no status line render recorded yet", Fix: "start Claude Code; if this stays, the statusLine is not running (check disableAllHooks and the workspace trust)"}}
 	}
-	ago := age(now.Sub(s.Updated))
+	ago := sessions.Ago(now.Sub(s.Updated))
 	v := Result{Name: "claude code", Detail: fmt.Sprintf("version %s, last seen %s ago (session %s, %s)", orUnknown(s.Version), ago, s.ID[:8], orUnknown(s.Model))}
 	if s.Version == "" {
 		v.Status = Warn
@@ -397,18 +372,6 @@ func orUnknown(s string) string {
 		return "unknown"
 	}
 	return s
-}
-
-func age(d time.Duration) string {
-	switch {
-	case d < time.Minute:
-		return fmt.Sprintf("%ds", int(d.Seconds()))
-	case d < time.Hour:
-		return fmt.Sprintf("%dm", int(d.Minutes()))
-	case d < 48*time.Hour:
-		return fmt.Sprintf("%dh", int(d.Hours()))
-	}
-	return fmt.Sprintf("%dd", int(d.Hours()/24))
 }
 
 // Notify describes the notification path: the companion binary and the session bus. sent is
@@ -446,21 +409,11 @@ func AutoCompact(c zones.Compact, window int64) Result {
 		r.Detail = "off (" + c.Source + ")"
 		return r
 	}
-	r.Detail = fmt.Sprintf("at %s of a %s window (%s)", tokens(c.Point), tokens(window), c.Source)
+	r.Detail = fmt.Sprintf("at %s of a %s window (%s)", notify.Tokens(c.Point), notify.Tokens(window), c.Source)
 	if c.Estimate {
 		r.Detail += "; computed as Claude Code does, a server setting may move it"
 	}
 	return r
-}
-
-func tokens(n int64) string {
-	switch {
-	case n >= 1_000_000 && n%1_000_000 == 0:
-		return fmt.Sprintf("%dM", n/1_000_000)
-	case n >= 1000:
-		return fmt.Sprintf("%dk", (n+500)/1000)
-	}
-	return fmt.Sprint(n)
 }
 
 // Log returns the last errors in zoneline's log: a warning when the newest is recent. Ordinary
@@ -495,7 +448,7 @@ func Log(path string, now time.Time) Result {
 	r.Detail = path + ": errors logged"
 	if ts, _, ok := strings.Cut(last, " "); ok {
 		if t, err := time.Parse(time.RFC3339, ts); err == nil {
-			r.Detail = fmt.Sprintf("%s: last error %s ago", path, age(now.Sub(t)))
+			r.Detail = fmt.Sprintf("%s: last error %s ago", path, sessions.Ago(now.Sub(t)))
 			if now.Sub(t) < RecentLog {
 				r.Status = Warn
 			}
@@ -504,38 +457,31 @@ func Log(path string, now time.Time) Result {
 	return r
 }
 
-// tail returns the last n lines of the file at path, reading at most logTailBytes.
+// tail returns the last n lines of the regular file at path, reading at most logTailBytes
+// through rawfs (a FIFO planted there is refused, never waited on).
 func tail(path string, n int) ([]string, error) {
-	f, err := os.Open(path)
+	f, err := rawfs.Open(path, false)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
+	off := max(f.Size()-logTailBytes, 0)
+	buf := make([]byte, f.Size()-off)
+	k, err := f.ReadAt(buf, off)
+	if err != nil && err != io.EOF {
 		return nil, err
 	}
-	off := max(fi.Size()-logTailBytes, 0)
-	if _, err := f.Seek(off, io.SeekStart); err != nil {
-		return nil, err
+	text := string(buf[:k])
+	if off > 0 {
+		_, text, _ = strings.Cut(text, "\n") // a partial line
 	}
 	var lines []string
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 64<<10), logTailBytes+1)
-	first := off > 0
-	for sc.Scan() {
-		if first { // a partial line
-			first = false
-			continue
-		}
-		if l := strings.TrimSpace(sc.Text()); l != "" {
+	for _, l := range strings.Split(text, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
 			lines = append(lines, l)
 		}
 	}
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return lines, sc.Err()
+	return lines[max(len(lines)-n, 0):], nil
 }
 
 // Render draws the results, one per line with its mark, the fix beneath, then a verdict. Every
@@ -548,16 +494,6 @@ func Render(w io.Writer, rs []Result) {
 	for _, r := range rs {
 		width = max(width, len(r.Name))
 	}
-	for _, r := range rs {
-		fmt.Fprintf(w, "%s %-*s  %s\n", marks[r.Status], width, safetext.Line(r.Name), safetext.Line(r.Detail))
-		pad := strings.Repeat(" ", width+4)
-		for _, m := range r.More {
-			fmt.Fprintf(w, "%s%s\n", pad, safetext.Line(m))
-		}
-		if r.Fix != "" && r.Status != OK {
-			fmt.Fprintf(w, "%s→ %s\n", pad, safetext.Line(r.Fix))
-		}
-	}
 	fails, warns := 0, 0
 	for _, r := range rs {
 		switch r.Status {
@@ -565,6 +501,14 @@ func Render(w io.Writer, rs []Result) {
 			fails++
 		case Warn:
 			warns++
+		}
+		fmt.Fprintf(w, "%s %-*s  %s\n", marks[r.Status], width, safetext.Line(r.Name), safetext.Line(r.Detail))
+		pad := strings.Repeat(" ", width+4)
+		for _, m := range r.More {
+			fmt.Fprintf(w, "%s%s\n", pad, safetext.Line(m))
+		}
+		if r.Fix != "" && r.Status != OK {
+			fmt.Fprintf(w, "%s→ %s\n", pad, safetext.Line(r.Fix))
 		}
 	}
 	switch {

@@ -23,10 +23,9 @@ func Warnings(rs []Result) Result {
 	sl, _ := find("statusLine")
 	stop, _ := find("hook Stop")
 	ups, _ := find("hook UserPromptSubmit")
-	ours := sl.Status != Fail && !strings.HasPrefix(sl.Detail, "another status line")
 	viaStop := stop.Status != Fail && stop.Name != ""
 	var routes []string
-	if ours {
+	if zonelineDraws(sl) {
 		if strings.HasPrefix(sl.Detail, "zoneline wrapping") {
 			routes = append(routes, "zoneline's status line (wrapping yours)")
 		} else {
@@ -45,4 +44,10 @@ func Warnings(rs []Result) Result {
 		r.Status, r.Detail = OK, "will fire, from "+strings.Join(routes, " and ")+" (each tier once, whichever runs first)"
 	}
 	return r
+}
+
+// zonelineDraws reports whether the statusLine check (Settings) found zoneline's own status line,
+// plain or wrapping another, and working.
+func zonelineDraws(sl Result) bool {
+	return sl.Status != Fail && !strings.HasPrefix(sl.Detail, "another status line")
 }

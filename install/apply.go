@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/zoneline/zoneline/internal/rawfs"
 	"github.com/zoneline/zoneline/state"
 )
 
@@ -197,23 +198,8 @@ func commitSettings(sf *settingsFile, data []byte, beforeCommit func()) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("zoneline: %v", err)
 	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(sf.path)+".tmp-*")
+	tmp, err := rawfs.WriteTemp(dir, "."+filepath.Base(sf.path)+".tmp-", data, sf.mode, true)
 	if err != nil {
-		return fmt.Errorf("zoneline: writing %s: %v", sf.path, err)
-	}
-	tmp := f.Name()
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Chmod(sf.mode)
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(tmp)
 		return fmt.Errorf("zoneline: writing %s: %v", sf.path, err)
 	}
 	if beforeCommit != nil {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/zoneline/zoneline/internal/shellwords"
+	"github.com/zoneline/zoneline/skills"
 )
 
 // CommandLine returns the shell command Claude Code runs for sub: the binary's path, quoted
@@ -12,15 +13,7 @@ import (
 // (its own status line guide says so), which takes a backslash as an escape: the path is written
 // with forward slashes and quoted as for any POSIX shell.
 func CommandLine(bin, sub, goos string) string {
-	if goos == "windows" {
-		bin = strings.ReplaceAll(bin, `\`, "/")
-	}
-	if bin == "" || strings.IndexFunc(bin, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+=:@%,", r))
-	}) >= 0 {
-		bin = "'" + strings.ReplaceAll(bin, "'", `'\''`) + "'"
-	}
-	return bin + " " + sub
+	return skills.Word(bin, goos == "windows") + " " + sub
 }
 
 // HookCommand returns the hook entry that runs `zoneline hook`. On Windows it is in Claude Code's
@@ -42,8 +35,7 @@ func EntryCommand(h *Node) string {
 	if args == nil {
 		return cmd
 	}
-	line := CommandLine(cmd, "", "")
-	line = line[:len(line)-1]
+	line := skills.Word(cmd, false)
 	if args.Kind != Array {
 		return line + " ?"
 	}
@@ -51,7 +43,7 @@ func EntryCommand(h *Node) string {
 		if a.Kind != String {
 			return line + " ?"
 		}
-		line += " " + CommandLine(a.Str, "", "")[:len(CommandLine(a.Str, "", ""))-1]
+		line += " " + skills.Word(a.Str, false)
 	}
 	return line
 }

@@ -63,16 +63,15 @@ var Hooks = []HookEntry{
 
 // Actions a Change reports.
 const (
-	Added     = "added"
-	Present   = "already present"
-	Skipped   = "skipped"
-	Updated   = "updated"
-	Replaced  = "replaced"
-	Removed   = "removed"
-	Restored  = "restored"
-	NotFound  = "not present"
-	Kept      = "kept"
-	Unchanged = "unchanged"
+	Added    = "added"
+	Present  = "already present"
+	Skipped  = "skipped"
+	Updated  = "updated"
+	Replaced = "replaced"
+	Removed  = "removed"
+	Restored = "restored"
+	NotFound = "not present"
+	Kept     = "kept"
 )
 
 // Change is one line of the report: what, what happened, and a detail.
@@ -212,22 +211,21 @@ func (p *plan) created(key string) {
 func (p *plan) installStatusLine() error {
 	o, root, res := p.o, p.sf.doc.Root, p.res
 	want := Obj("type", "command", "command", CommandLine(o.Bin, SubStatusline, o.GOOS), "padding", 0)
-	switch cur := root.Get("statusLine"); {
+	cur := root.Get("statusLine")
+	cmd := cur.Get("command").Text()
+	ours := IsOurs(cmd, SubStatusline)
+	switch {
 	case cur == nil:
 		root.Set("statusLine", want)
 		p.created("statusLine")
 		res.add("statusLine", Added, "%s", want.Get("command").Str)
-	case IsOurs(cur.Get("command").Text(), SubStatusline) && OwnFlags(cur.Get("command").Text()):
-		res.add("statusLine", Present, "%s (your own flags, kept)", cur.Get("command").Text())
-	case IsOurs(cur.Get("command").Text(), SubStatusline) && Wrapped(cur.Get("command").Text()) != "":
-		res.add("statusLine", Present, "%s", cur.Get("command").Text()) // ours, wrapping theirs
-	case IsOurs(cur.Get("command").Text(), SubStatusline):
-		if c := cur.Get("command"); c.Text() == want.Get("command").Str {
-			res.add("statusLine", Present, "%s", c.Str)
-		} else {
-			cur.Set("command", want.Get("command"))
-			res.add("statusLine", Updated, "was %s", c.Text())
-		}
+	case ours && OwnFlags(cmd):
+		res.add("statusLine", Present, "%s (your own flags, kept)", cmd)
+	case ours && (Wrapped(cmd) != "" || cmd == want.Get("command").Str): // as ours, or ours wrapping theirs
+		res.add("statusLine", Present, "%s", cmd)
+	case ours:
+		cur.Set("command", want.Get("command"))
+		res.add("statusLine", Updated, "was %s", cmd)
 	case o.Wrap:
 		if err := wrapStatusLine(cur, o, p.rec, res); err != nil {
 			return p.sf.doc.ErrorAt(cur, err.Error())
@@ -263,7 +261,7 @@ func (p *plan) installHooks() error {
 		if h.Matcher != "" {
 			item += " (" + h.Matcher + ")"
 		}
-		if plugin != "" && (hooks.Get(h.Event) == nil || findOurs(hooks.Get(h.Event), SubHook) == nil) {
+		if plugin != "" && FindOurs(hooks.Get(h.Event), SubHook) == nil {
 			res.add(item, Skipped, "the plugin %s runs it already", plugin)
 			continue
 		}
@@ -275,7 +273,7 @@ func (p *plan) installHooks() error {
 		} else if arr.Kind != Array {
 			return doc.ErrorAt(arr, fmt.Sprintf("hooks.%s is %s, not an array: fix it by hand", h.Event, kindName(arr.Kind)))
 		}
-		if e := findOurs(arr, SubHook); e != nil {
+		if e := FindOurs(arr, SubHook); e != nil {
 			action, detail := updateHook(e, hookWant, cmd)
 			res.add(item, action, "%s", detail)
 			continue
@@ -356,8 +354,12 @@ func PluginEnabled(root *Node) string {
 	return ""
 }
 
-// findOurs returns the first hook entry in a hooks array that runs zoneline's sub.
-func findOurs(arr *Node, sub string) *Node {
+// FindOurs returns the first hook entry in a hooks array that runs zoneline's sub (none in a nil
+// array or a value of another kind).
+func FindOurs(arr *Node, sub string) *Node {
+	if arr == nil || arr.Kind != Array {
+		return nil
+	}
 	for _, g := range arr.Elems {
 		hs := g.Get("hooks")
 		if hs == nil || hs.Kind != Array {

@@ -354,45 +354,37 @@ func (d *Document) write(b *bytes.Buffer, n *Node, depth int) {
 		b.Write(n.raw)
 		return
 	}
-	inner := d.EOL + strings.Repeat(d.Indent, depth+1)
-	switch n.Kind {
-	case Array:
-		if len(n.Elems) == 0 {
-			b.WriteString("[]")
-			return
-		}
-		b.WriteByte('[')
-		for i, e := range n.Elems {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			b.WriteString(inner)
-			d.write(b, e, depth+1)
-		}
-		b.WriteString(d.EOL + strings.Repeat(d.Indent, depth) + "]")
-	case Object:
-		if len(n.Members) == 0 {
-			b.WriteString("{}")
-			return
-		}
-		b.WriteByte('{')
-		for i, m := range n.Members {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			b.WriteString(inner)
-			if m.rawKey != nil {
-				b.Write(m.rawKey)
-			} else {
-				b.WriteString(quote(m.Key))
-			}
-			b.WriteString(": ")
-			d.write(b, m.Val, depth+1)
-		}
-		b.WriteString(d.EOL + strings.Repeat(d.Indent, depth) + "}")
-	default:
+	if n.Kind != Array && n.Kind != Object {
 		b.WriteString(n.Canonical())
+		return
 	}
+	open, end, items := "[", "]", len(n.Elems)
+	if n.Kind == Object {
+		open, end, items = "{", "}", len(n.Members)
+	}
+	if items == 0 {
+		b.WriteString(open + end)
+		return
+	}
+	b.WriteString(open)
+	for i := range items {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(d.EOL + strings.Repeat(d.Indent, depth+1))
+		if n.Kind == Array {
+			d.write(b, n.Elems[i], depth+1)
+			continue
+		}
+		if m := n.Members[i]; m.rawKey != nil {
+			b.Write(m.rawKey)
+		} else {
+			b.WriteString(quote(m.Key))
+		}
+		b.WriteString(": ")
+		d.write(b, n.Members[i].Val, depth+1)
+	}
+	b.WriteString(d.EOL + strings.Repeat(d.Indent, depth) + end)
 }
 
 // Get returns the value of key in object n (the last one when a key repeats), or nil.

@@ -59,22 +59,15 @@ func InstallMod(claudeDir, bin string, src fs.FS, root string, dryRun bool) (str
 	if err := CheckModDir(claudeDir); err != nil {
 		return dir, false, err
 	}
-	files := map[string][]byte{ModPathFile: []byte(bin + "\n")}
-	err := fs.WalkDir(src, root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := fs.ReadFile(src, p)
-		files[strings.TrimPrefix(p, root+"/")] = data
-		return err
-	})
+	files, err := readTree(src, root)
 	if err != nil {
 		return dir, false, err
 	}
+	files = append(files, skillFile{rel: ModPathFile, data: []byte(bin + "\n")})
 	changed := false
-	for rel, data := range files {
-		target := filepath.Join(dir, filepath.FromSlash(rel))
-		if old, err := readLimited(target, settingsMax); err == nil && bytes.Equal(old, data) {
+	for _, f := range files {
+		target := filepath.Join(dir, filepath.FromSlash(f.rel))
+		if old, err := readLimited(target, settingsMax); err == nil && bytes.Equal(old, f.data) {
 			continue
 		}
 		changed = true
@@ -84,7 +77,7 @@ func InstallMod(claudeDir, bin string, src fs.FS, root string, dryRun bool) (str
 		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
 			return dir, changed, err
 		}
-		if err := state.WriteFileMode(target, data, 0o644); err != nil {
+		if err := state.WriteFileMode(target, f.data, 0o644); err != nil {
 			return dir, changed, err
 		}
 	}

@@ -75,44 +75,35 @@ type skillState struct{ removed, kept, missing int }
 // uninstallSkills plans the removal of the skill files unchanged since install (with no
 // record: those identical to ours); an edited one stays and is reported.
 func (p *plan) uninstallSkills() error {
-	skillDirs := map[string]*skillState{}
-	dirState := func(dir string) *skillState {
-		if skillDirs[dir] == nil {
-			skillDirs[dir] = &skillState{}
-		}
-		return skillDirs[dir]
-	}
+	sums := map[string]string{} // file → the hash that makes it ours
 	if p.rec != nil {
-		for path, sum := range p.rec.Skills {
-			if !p.inSkills(filepath.Dir(path)) {
-				continue // not where install writes skills: a record a repository wrote
-			}
-			st := dirState(filepath.Dir(path))
-			have, err := readLimited(path, settingsMax)
-			switch {
-			case errors.Is(err, fs.ErrNotExist):
-				st.missing++
-			case err == nil && hash(have) == sum:
-				p.removeFiles = append(p.removeFiles, path)
-				st.removed++
-			default:
-				st.kept++
+		sums = p.rec.Skills
+	} else if skills, err := p.o.listSkills(); err == nil {
+		for _, sk := range skills { // no record: the files identical to ours
+			for _, f := range sk.files {
+				sums[filepath.Join(p.o.ClaudeDir, "skills", sk.name, filepath.FromSlash(f.rel))] = hash(f.data)
 			}
 		}
-	} else if skills, err := p.o.listSkills(); err == nil {
-		for _, sk := range skills { // no record: remove files identical to ours
-			for _, f := range sk.files {
-				path := filepath.Join(p.o.ClaudeDir, "skills", sk.name, filepath.FromSlash(f.rel))
-				st := dirState(filepath.Dir(path))
-				if have, err := readLimited(path, settingsMax); err == nil && bytes.Equal(have, f.data) {
-					p.removeFiles = append(p.removeFiles, path)
-					st.removed++
-				} else if err == nil {
-					st.kept++
-				} else {
-					st.missing++
-				}
-			}
+	}
+	skillDirs := map[string]*skillState{}
+	for path, sum := range sums {
+		if !p.inSkills(filepath.Dir(path)) {
+			continue // not where install writes skills: a record a repository wrote
+		}
+		st := skillDirs[filepath.Dir(path)]
+		if st == nil {
+			st = &skillState{}
+			skillDirs[filepath.Dir(path)] = st
+		}
+		have, err := readLimited(path, settingsMax)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			st.missing++
+		case err == nil && hash(have) == sum:
+			p.removeFiles = append(p.removeFiles, path)
+			st.removed++
+		default:
+			st.kept++
 		}
 	}
 	for d := range skillDirs {
@@ -177,24 +168,27 @@ func listSkills(fsys fs.FS) ([]skill, error) {
 		if _, err := fs.Stat(fsys, path.Join(e.Name(), skillMarker)); err != nil {
 			continue
 		}
-		sk := skill{name: e.Name()}
-		err := fs.WalkDir(fsys, e.Name(), func(p string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() {
-				return err
-			}
-			data, err := fs.ReadFile(fsys, p)
-			if err != nil {
-				return err
-			}
-			sk.files = append(sk.files, skillFile{rel: strings.TrimPrefix(p, e.Name()+"/"), data: data})
-			return nil
-		})
+		files, err := readTree(fsys, e.Name())
 		if err != nil {
 			return nil, fmt.Errorf("zoneline: reading the embedded skill %s: %v", e.Name(), err)
 		}
-		out = append(out, sk)
+		out = append(out, skill{name: e.Name(), files: files})
 	}
 	return out, nil
+}
+
+// readTree returns every file below root in fsys, named relative to root.
+func readTree(fsys fs.FS, root string) ([]skillFile, error) {
+	var files []skillFile
+	err := fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := fs.ReadFile(fsys, p)
+		files = append(files, skillFile{rel: strings.TrimPrefix(p, root+"/"), data: data})
+		return err
+	})
+	return files, err
 }
 
 func hash(b []byte) string {

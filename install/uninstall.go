@@ -51,30 +51,31 @@ func (p *plan) createdByUs(key string) bool {
 // the user re-pointed since install is unwrapped as it is now, not put back as recorded.
 func (p *plan) uninstallStatusLine() error {
 	root, res := p.sf.doc.Root, p.res
-	switch cur := root.Get("statusLine"); {
+	cur := root.Get("statusLine")
+	cmd := cur.Get("command").Text()
+	switch {
 	case cur == nil:
 		res.add("statusLine", NotFound, "not set")
-	case !IsOurs(cur.Get("command").Text(), SubStatusline):
+	case !IsOurs(cmd, SubStatusline):
 		res.add("statusLine", Kept, "not zoneline's (%s)", describe(cur))
 	case p.rec != nil && p.rec.ReplacedStatus != "":
 		old, err := ParseValue([]byte(p.rec.ReplacedStatus))
 		if err != nil {
 			return fmt.Errorf("zoneline: %s: the saved statusLine: %v", res.Record, err)
 		}
-		if w := Wrapped(cur.Get("command").Text()); w != "" && !unwrapsTo(cur, w, old) {
+		if w := Wrapped(cmd); w != "" && !unwrapsTo(cur, w, old) {
 			cur.Set("command", FromValue(w))
 			res.add("statusLine", Restored, "%s (unwrapped as it is now: it changed since install, so the one install replaced, %s, was not put back)", w, describe(old))
 			return nil
 		}
 		root.Set("statusLine", old)
 		res.add("statusLine", Restored, "%s", describe(old))
-	case OwnFlags(cur.Get("command").Text()):
+	case OwnFlags(cmd):
 		res.add("statusLine", Kept, "zoneline with your own flags (%s)", describe(cur))
-	case Wrapped(cur.Get("command").Text()) != "":
+	case Wrapped(cmd) != "":
 		// Ours wrapping theirs, written by hand (no record of what it replaced): theirs stays.
-		w := Wrapped(cur.Get("command").Text())
-		cur.Set("command", FromValue(w))
-		res.add("statusLine", Restored, "%s (unwrapped)", w)
+		cur.Set("command", FromValue(Wrapped(cmd)))
+		res.add("statusLine", Restored, "%s (unwrapped)", Wrapped(cmd))
 	default:
 		res.add("statusLine", Removed, "%s", describe(cur))
 		root.Delete("statusLine")
@@ -168,36 +169,18 @@ func (p *plan) uninstallSettings() error {
 // uninstallConfig reports what becomes of the config and the state dir: removed with Purge,
 // else kept.
 func (p *plan) uninstallConfig() error {
-	o, res := p.o, p.res
-	if o.Purge {
-		if o.Config != "" {
-			if _, err := os.Stat(o.Config); err == nil {
-				res.add("config", Removed, "%s", o.Config)
-			} else {
-				res.add("config", NotFound, "%s", o.Config)
-			}
+	for _, it := range [...]struct{ item, path string }{{"config", p.o.Config}, {"state", p.o.StateDir}} {
+		if it.path == "" {
+			continue
 		}
-		if o.StateDir != "" {
-			if _, err := os.Lstat(o.StateDir); err == nil {
-				res.add("state", Removed, "%s", o.StateDir)
-			} else {
-				res.add("state", NotFound, "%s", o.StateDir)
-			}
-		}
-		return nil
-	}
-	if o.Config != "" {
-		if _, err := os.Lstat(o.Config); err == nil {
-			res.add("config", Kept, "%s (--purge removes it)", o.Config)
-		} else {
-			res.add("config", NotFound, "%s", o.Config)
-		}
-	}
-	if o.StateDir != "" {
-		if _, err := os.Lstat(o.StateDir); err == nil {
-			res.add("state", Kept, "%s (--purge removes it)", o.StateDir)
-		} else {
-			res.add("state", NotFound, "%s", o.StateDir)
+		_, err := os.Lstat(it.path)
+		switch {
+		case err != nil:
+			p.res.add(it.item, NotFound, "%s", it.path)
+		case p.o.Purge:
+			p.res.add(it.item, Removed, "%s", it.path)
+		default:
+			p.res.add(it.item, Kept, "%s (--purge removes it)", it.path)
 		}
 	}
 	return nil

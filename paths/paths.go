@@ -10,6 +10,7 @@ package paths
 import (
 	"path/filepath"
 	"runtime"
+	"strings"
 )
 
 // Paths are the three places zoneline reads and writes. A field is "" when the environment
@@ -110,14 +111,7 @@ func resolve(getenv func(string) string, home string, windows bool) Paths {
 		def: []string{".local", "state"}, winDef: []string{"AppData", "Local"}})
 	p.ClaudeDir = pick(place{what: "Claude Code folder", own: "CLAUDE_CONFIG_DIR", def: []string{".claude"}, winDef: []string{".claude"}})
 	if len(missing) > 0 {
-		msg := homeWhy + ": no "
-		for i, m := range missing {
-			if i > 0 {
-				msg += ", no "
-			}
-			msg += m
-		}
-		p.Problems = append(p.Problems, msg)
+		p.Problems = append(p.Problems, homeWhy+": no "+strings.Join(missing, ", no "))
 	}
 	return p
 }

@@ -63,7 +63,7 @@ type Options struct {
 }
 
 // List reads every session's registry entry under the state dir and returns them most urgent
-// first (see Less). A folder without a readable session.json is skipped; a session not seen
+// first (see compare). A folder without a readable session.json is skipped; a session not seen
 // within Since is left out unless All.
 func List(d state.Dir, o Options) ([]Entry, error) {
 	if o.Since <= 0 {
@@ -103,13 +103,6 @@ func List(d state.Dir, o Options) ([]Entry, error) {
 
 // Load reads one session's entry. It fails when session.json is missing or unreadable.
 func Load(d state.Dir, id string, now time.Time, since time.Duration) (Entry, error) {
-	path, err := d.SessionFile(id, state.SessionFileName)
-	if err != nil {
-		return Entry{}, err
-	}
-	if _, err := os.Lstat(path); err != nil {
-		return Entry{}, err
-	}
 	s, err := d.LoadSession(id)
 	if err != nil {
 		return Entry{}, err
@@ -160,35 +153,20 @@ func zoneRank(z string) int {
 	return 3
 }
 
-// Less reports whether a is more urgent than b: live before stale, active before idle, then the zone (dumb, warn,
-// smart, unknown), then the distance to auto-compact (nearest first; off last), then more
-// tokens, then the most recently seen, then the id (a stable order).
-func Less(a, b Entry) bool { return compare(a, b) < 0 }
-
+// compare orders the more urgent of a and b first: live before stale, active before idle, then
+// the zone (dumb, warn, smart, unknown), then the distance to auto-compact (nearest first; off
+// last), then more tokens, then the most recently seen, then the id (a stable order).
 func compare(a, b Entry) int {
-	if a.Live != b.Live {
-		if a.Live {
-			return -1
-		}
-		return 1
+	if c := cmp.Compare(rank(a.Live), rank(b.Live)); c != 0 {
+		return c
 	}
-	if a.Active != b.Active {
-		if a.Active {
-			return -1
-		}
-		return 1
+	if c := cmp.Compare(rank(a.Active), rank(b.Active)); c != 0 {
+		return c
 	}
 	if c := cmp.Compare(zoneRank(a.Zone), zoneRank(b.Zone)); c != 0 {
 		return c
 	}
-	da, db := a.ToCompact, b.ToCompact
-	if da < 0 {
-		da = 1 << 62
-	}
-	if db < 0 {
-		db = 1 << 62
-	}
-	if c := cmp.Compare(da, db); c != 0 {
+	if c := cmp.Compare(distance(a), distance(b)); c != 0 {
 		return c
 	}
 	if c := cmp.Compare(b.Tokens, a.Tokens); c != 0 {
@@ -198,6 +176,22 @@ func compare(a, b Entry) int {
 		return c
 	}
 	return cmp.Compare(a.ID, b.ID)
+}
+
+// distance is the distance to auto-compact, off (-1) the farthest.
+func distance(e Entry) int64 {
+	if e.ToCompact < 0 {
+		return 1 << 62
+	}
+	return e.ToCompact
+}
+
+// rank puts true first.
+func rank(b bool) int {
+	if b {
+		return 0
+	}
+	return 1
 }
 
 // Sort orders entries most urgent first.
@@ -214,16 +208,22 @@ const CompactionsFile = state.CompactionsName
 // errors.Is(err, fs.ErrNotExist).
 func ReadCompactions(d state.Dir, id string) (Compactions, error) {
 	var c Compactions
-	path, err := d.SessionFile(id, CompactionsFile)
-	if err != nil {
-		return c, err
-	}
-	data, err := state.ReadPrivate(path, maxStateFile)
+	data, _, err := read(d, id, CompactionsFile)
 	if err != nil {
 		return c, err
 	}
 	err = c.Decode(data)
 	return c, err
+}
+
+// read reads the session's file name (a private file, at most maxStateFile), and returns its path.
+func read(d state.Dir, id, name string) ([]byte, string, error) {
+	path, err := d.SessionFile(id, name)
+	if err != nil {
+		return nil, path, err
+	}
+	data, err := state.ReadPrivate(path, maxStateFile)
+	return data, path, err
 }
 
 // PromptFile records the session's last submitted prompt (touched on UserPromptSubmit): its
@@ -272,11 +272,7 @@ func RecordPrompt(d state.Dir, id, promptID string, now time.Time) error {
 // ReadPrompt reads a session's prompt.json: the first prompt's id and the last prompt's time.
 func ReadPrompt(d state.Dir, id string) (Prompt, error) {
 	var p Prompt
-	path, err := d.SessionFile(id, PromptFile)
-	if err != nil {
-		return p, err
-	}
-	data, err := state.ReadPrivate(path, maxStateFile)
+	data, path, err := read(d, id, PromptFile)
 	if err != nil {
 		return p, err
 	}

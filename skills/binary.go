@@ -27,14 +27,9 @@ func Word(path string, windows bool) string {
 	if windows {
 		path = strings.ReplaceAll(path, `\`, "/")
 	}
-	safe := path != ""
-	for _, r := range path {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+=:@%", r)) {
-			safe = false
-			break
-		}
-	}
-	if safe {
+	if path != "" && strings.IndexFunc(path, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+=:@%", r))
+	}) < 0 {
 		return path
 	}
 	return "'" + strings.ReplaceAll(path, "'", `'\''`) + "'"
