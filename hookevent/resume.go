@@ -320,7 +320,7 @@ func describeCall(cl transcript.Call) string {
 	return safetext.Field(cl.Name, 60)
 }
 
-// writeVerdict writes ResumeFile (verdictFields: the status line reads its "verdict").
+// writeVerdict writes ResumeFile (verdictFields; ReadVerdict reads it back).
 func writeVerdict(d state.Dir, id string, n int, verdict, call, next string, now time.Time) error {
 	path, err := d.SessionFile(id, ResumeFile)
 	if err != nil {
