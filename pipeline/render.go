@@ -192,7 +192,7 @@ func (c *Context) session(r *Rendered, v *statusline.View, modelID string, live 
 	p := r.Payload
 	if !state.ValidSessionID(p.SessionID) || !c.State.Usable() {
 		if p.SessionID != "" && !state.ValidSessionID(p.SessionID) {
-			c.State.Log("statusline", "session id %q is not a UUID: no state kept", Truncate(p.SessionID, 80))
+			c.State.Log("statusline", "session id %q is not a UUID: no state kept", safetext.Cut(p.SessionID, 80))
 		}
 		return
 	}

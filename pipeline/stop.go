@@ -42,7 +42,7 @@ func (c *Context) StopWarning(cfg *config.Config, h *payload.Hook) error {
 		if h.SessionID == "" {
 			return errors.New("no session_id in the payload")
 		}
-		return errors.New("session id " + Truncate(h.SessionID, 80) + " is not a UUID: no state kept")
+		return errors.New("session id " + safetext.Cut(h.SessionID, 80) + " is not a UUID: no state kept")
 	}
 	if h.TranscriptPath == "" {
 		return errNoTranscript
