@@ -50,7 +50,9 @@ func pendingRestore(c *Context, h *payload.Hook) string {
 	}
 	// Build the text first, then claim the delivery under the lock: a deadline between a claim
 	// and the print would lose the restore.
-	text := func(cs *compactions) (string, int) {
+	// text is the restore of cs's pending compaction; stateErr, when the state could not be
+	// updated.
+	text := func(cs *compactions, stateErr error) (string, int) {
 		n := cs.Pending
 		var rec compactionRecord
 		if r := cs.Record(n); r != nil {
@@ -60,13 +62,13 @@ func pendingRestore(c *Context, h *payload.Hook) string {
 		if at.IsZero() {
 			at = c.now()
 		}
-		return buildRestore(c, h.SessionID, restoreNumber(c, h.SessionID, n), rec.Trigger, at, nil), n
+		return buildRestore(c, h.SessionID, restoreNumber(c, h.SessionID, n), rec.Trigger, at, stateErr), n
 	}
 	cs0, err := loadCompactions(c.State, h.SessionID)
 	if err != nil || cs0.Pending == 0 || cs0.Delivered >= cs0.Pending {
 		return ""
 	}
-	restore, built := text(cs0)
+	restore, built := text(cs0, nil)
 	var n int
 	_, err = updateCompactions(c.State, h.SessionID, func(cs *compactions) bool {
 		if cs.Pending == 0 || cs.Delivered >= cs.Pending {
@@ -84,16 +86,8 @@ func pendingRestore(c *Context, h *payload.Hook) string {
 		// known to be current; the restore goes out (it may come again) with no checkpoint
 		// presented as ground truth.
 		c.State.Log("hook", "UserPromptSubmit: restore state: %v", err)
-		n := cs0.Pending
-		var rec compactionRecord
-		if r := cs0.Record(n); r != nil {
-			rec = *r
-		}
-		at := rec.Time
-		if at.IsZero() {
-			at = c.now()
-		}
-		return buildRestore(c, h.SessionID, restoreNumber(c, h.SessionID, n), rec.Trigger, at, err)
+		restore, _ = text(cs0, err)
+		return restore
 	}
 	if n == 0 {
 		return ""
@@ -104,7 +98,7 @@ func pendingRestore(c *Context, h *payload.Hook) string {
 			cs1 = &compactions{}
 		}
 		cs1.Pending = n
-		restore, _ = text(cs1)
+		restore, _ = text(cs1, nil)
 	}
 	armResume(c, h, n, restore, true) // resume.go
 	return restore
