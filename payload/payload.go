@@ -255,10 +255,10 @@ var (
 		{Key: "permission_mode", Read: func(s *scanner, h *Hook) error { return s.String(&h.PermissionMode) }},
 		{Key: "background_tasks", Read: func(s *scanner, h *Hook) error { // Stop (inflight.go)
 			f := &h.InFlight
-			return jsonscan.ReadList(s, &f.Background, MaxInFlight, &f.BackgroundDropped, backgroundFields[:])
+			return jsonscan.ReadList(s, &f.Background, MaxInFlight, &f.BackgroundDropped, BackgroundFields[:])
 		}},
 		{Key: "session_crons", Read: func(s *scanner, h *Hook) error {
-			return jsonscan.ReadList(s, &h.InFlight.Crons, MaxInFlight, &h.InFlight.CronsDropped, cronFields[:])
+			return jsonscan.ReadList(s, &h.InFlight.Crons, MaxInFlight, &h.InFlight.CronsDropped, CronFields[:])
 		}},
 		{Key: "last_assistant_message", Read: func(s *scanner, h *Hook) error { return s.String(&h.LastAssistantMessage) }},
 	}

@@ -53,14 +53,7 @@ var (
 			c.Records = c.Records[:0]
 			return jsonscan.ReadList(s, &c.Records, math.MaxInt, nil, compactionRecordFields[:])
 		}, Write: func(b []byte, c *Compactions) []byte {
-			b = append(b, '[')
-			for i := range c.Records {
-				if i > 0 {
-					b = append(b, ',')
-				}
-				b = jsonscan.AppendObject(b, &c.Records[i], compactionRecordFields[:], "")
-			}
-			return append(b, ']')
+			return jsonscan.AppendList(b, c.Records, compactionRecordFields[:])
 		}},
 	}
 	compactionRecordFields = [...]jsonscan.Field[CompactionRecord]{
