@@ -125,15 +125,7 @@ func (l *restoreList) planMode(f *transcript.Flight) {
 
 // background lists the background commands not known to have finished, most recent first.
 func (l *restoreList) background(f *transcript.Flight) {
-	var open []transcript.Background
-	finished := 0
-	for _, b := range f.Background {
-		if b.Stopped || stopSaysGone(l.stop, b.ID, b.Started) {
-			finished++
-			continue
-		}
-		open = append(open, b)
-	}
+	open, finished := openBackground(f, l.stop)
 	if len(open) > 0 || f.BackgroundDropped > 0 {
 		l.add("- %d background command(s) not known to have finished%s, most recent first:", len(open), dropped(f.BackgroundDropped, finished, "stopped or no longer listed by Claude Code"))
 	}
@@ -150,18 +142,7 @@ func (l *restoreList) background(f *transcript.Flight) {
 // briefly (a subagent whose result is lost with the summary is the one dispatched a second
 // time), and a count of the refused or failed calls.
 func (l *restoreList) agents(f *transcript.Flight) {
-	var open, done []transcript.Agent
-	failed := 0
-	for _, a := range f.Agents {
-		switch {
-		case a.Failed:
-			failed++
-		case a.Finished:
-			done = append(done, a)
-		default:
-			open = append(open, a)
-		}
-	}
+	open, done, failed := splitAgents(f)
 	if len(open) > 0 || f.AgentsDropped > 0 {
 		l.add("- %d subagent(s) with no result before the compaction%s, most recent first; do not dispatch one again before checking on it:", len(open), dropped(f.AgentsDropped, 0, ""))
 	}
@@ -276,6 +257,35 @@ func alsoAbove(n int) string {
 		return ""
 	}
 	return fmt.Sprintf(" (besides the %d listed above)", n)
+}
+
+// openBackground returns the background commands not known to have finished, oldest first, and
+// how many are known to have: stopped, or not listed by the last Stop (stopSaysGone).
+func openBackground(f *transcript.Flight, stop *snapshot.StopRecord) (open []transcript.Background, finished int) {
+	for _, b := range f.Background {
+		if b.Stopped || stopSaysGone(stop, b.ID, b.Started) {
+			finished++
+			continue
+		}
+		open = append(open, b)
+	}
+	return open, finished
+}
+
+// splitAgents sorts the subagents: with no result yet (open), with their result (done), and the
+// refused or failed calls, counted; the lists oldest first.
+func splitAgents(f *transcript.Flight) (open, done []transcript.Agent, failed int) {
+	for _, a := range f.Agents {
+		switch {
+		case a.Failed:
+			failed++
+		case a.Finished:
+			done = append(done, a)
+		default:
+			open = append(open, a)
+		}
+	}
+	return open, done, failed
 }
 
 // stopSaysGone reports whether the last Stop, recorded after the command started, did not list

@@ -1,6 +1,7 @@
 package hookevent
 
 import (
+	"cmp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -273,22 +274,18 @@ func flightLine(in *snapshot.InFlight, cut *int) string {
 	f := &in.Flight
 	var items []string
 	shown := map[string]bool{}
-	for i := len(f.Background) - 1; i >= 0; i-- {
-		bg := f.Background[i]
-		if bg.Stopped || stopSaysGone(in.Stop, bg.ID, bg.Started) {
-			continue
-		}
-		id := safetext.Field(firstOf(bg.ID, bg.ToolUseID), 60)
+	bgs, _ := openBackground(f, in.Stop)
+	for i := len(bgs) - 1; i >= 0; i-- {
+		bg := bgs[i]
+		id := safetext.Field(cmp.Or(bg.ID, bg.ToolUseID), 60)
 		shown[bg.ID] = true
 		items = append(items, "background command "+id+" (`"+safetext.Field(bg.Command, 60)+"`)")
 	}
-	for i := len(f.Agents) - 1; i >= 0; i-- {
-		a := f.Agents[i]
-		if a.Finished || a.Failed {
-			continue
-		}
+	agents, _, _ := splitAgents(f)
+	for i := len(agents) - 1; i >= 0; i-- {
+		a := agents[i]
 		shown[a.ID] = true
-		items = append(items, "subagent "+safetext.Field(firstOf(a.ID, a.ToolUseID), 60)+" ("+safetext.Field(firstOf(a.Description, a.Type), 60)+")")
+		items = append(items, "subagent "+safetext.Field(cmp.Or(a.ID, a.ToolUseID), 60)+" ("+safetext.Field(cmp.Or(a.Description, a.Type), 60)+")")
 	}
 	for _, ts := range [][]transcript.Task{f.Tasks, f.Todos} {
 		for _, t := range ts {
@@ -307,17 +304,8 @@ func flightLine(in *snapshot.InFlight, cut *int) string {
 			if t.ID == "" || shown[t.ID] {
 				continue
 			}
-			items = append(items, safetext.Field(firstOf(t.Type, "task"), 20)+" "+safetext.Field(t.ID, 60)+" ("+safetext.Field(firstOf(t.Status, "unknown"), 20)+")")
+			items = append(items, safetext.Field(cmp.Or(t.Type, "task"), 20)+" "+safetext.Field(t.ID, 60)+" ("+safetext.Field(orUnknown(t.Status), 20)+")")
 		}
 	}
 	return list("Keep verbatim the work in flight with its ids, as not finished: ", items, maxFlightLine, cut)
-}
-
-func firstOf(ss ...string) string {
-	for _, s := range ss {
-		if s != "" {
-			return s
-		}
-	}
-	return ""
 }
