@@ -130,20 +130,9 @@ var ErrTooLarge = errors.New("zoneline: payload larger than 1 MiB, cut")
 // Read reads at most MaxInput bytes of r. It returns ErrTooLarge with the first MaxInput bytes
 // when there is more.
 func Read(r io.Reader) ([]byte, error) {
-	buf := make([]byte, 0, 4096)
-	lr := &io.LimitedReader{R: r, N: MaxInput + 1}
-	for {
-		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)]
-		}
-		n, err := lr.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return buf, fmt.Errorf("zoneline: reading stdin: %w", err)
-		}
+	buf, err := io.ReadAll(io.LimitReader(r, MaxInput+1))
+	if err != nil {
+		return buf, fmt.Errorf("zoneline: reading stdin: %w", err)
 	}
 	if len(buf) > MaxInput {
 		return buf[:MaxInput], ErrTooLarge
