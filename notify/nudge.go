@@ -105,7 +105,7 @@ func TakeNudge(dir state.Dir, sessionID string) (*Marker, error) {
 		if !m.Nudge {
 			continue
 		}
-		won, err := createExclusive(filepath.Join(sdir, state.DeliveredName(sc.epoch, t.String())), []byte(time.Now().UTC().Format(time.RFC3339)+"\n"))
+		won, err := state.Claim(filepath.Join(sdir, state.DeliveredName(sc.epoch, t.String())), []byte(time.Now().UTC().Format(time.RFC3339)+"\n"))
 		if err != nil {
 			return best, err
 		}
