@@ -1,6 +1,7 @@
 package hookevent
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 	"time"
@@ -232,10 +233,7 @@ func (l *restoreList) workers(in *snapshot.InFlight) {
 		if i == maxItemLines {
 			break
 		}
-		pane := p.Pane
-		if pane == "" {
-			pane = "no tmux pane"
-		}
+		pane := cmp.Or(p.Pane, "no tmux pane")
 		w = append(w, fmt.Sprintf("session %s (%s, zone %s, last seen %s)", p.SessionID, pane, orUnknown(p.Zone), clock(p.Updated)))
 	}
 	if len(w) == 0 {
@@ -322,10 +320,7 @@ func taskList(add func(string, ...any), what string, ts []transcript.Task, dropp
 		if t.ID != "" {
 			id = "#" + t.ID + " "
 		}
-		subject := t.Subject
-		if subject == "" {
-			subject = "(its subject is not in the part read)"
-		}
+		subject := cmp.Or(t.Subject, "(its subject is not in the part read)")
 		add("  - [%s] %s%s", orUnknown(t.Status), id, subject)
 	}
 	more(add, dropped, "items beyond the record's cap")
@@ -373,12 +368,7 @@ func idOr(id, toolUseID string) string {
 	return quoteID(toolUseID) + " (tool call id)"
 }
 
-func orUnknown(s string) string {
-	if s == "" {
-		return "unknown"
-	}
-	return s
-}
+func orUnknown(s string) string { return cmp.Or(s, "unknown") }
 
 func clock(t time.Time) string {
 	if t.IsZero() {

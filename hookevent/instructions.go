@@ -235,9 +235,7 @@ func describeAction(a transcript.Action) string {
 		}
 		return "pushed " + id
 	case transcript.ActionPR:
-		if verb == "" {
-			verb = "created"
-		}
+		verb = cmp.Or(verb, "created")
 		if id == "" {
 			return "PR " + verb + " with " + cmd
 		}

@@ -1,6 +1,7 @@
 package hookevent
 
 import (
+	"cmp"
 	"errors"
 	"os"
 	"path/filepath"
@@ -182,9 +183,7 @@ func resumeCheck(c *Context, h *payload.Hook) {
 		}
 		calls = calls[p.Skip:]
 	}
-	if p.Cwd == "" {
-		p.Cwd = h.Cwd
-	}
+	p.Cwd = cmp.Or(p.Cwd, h.Cwd)
 	verdict, call := judge(calls, &p, c.State.Root)
 	if verdict == "" {
 		wait() // only neutral calls so far: a next turn decides
