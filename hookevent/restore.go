@@ -14,7 +14,6 @@ import (
 	"github.com/zoneline/zoneline/internal/safetext"
 	"github.com/zoneline/zoneline/payload"
 	"github.com/zoneline/zoneline/snapshot"
-	"github.com/zoneline/zoneline/state"
 )
 
 // Restore sizes. Claude Code shows additionalContext over 10,000 characters as a preview, so
@@ -45,9 +44,6 @@ non-idempotent action (push, PR, deploy, migration, message) verify whether it a
 // SessionStart(compact) did not deliver it, else "". It marks the compaction delivered (under
 // the state lock, so of racing prompts only one gets the text).
 func pendingRestore(c *Context, h *payload.Hook) string {
-	if !restorePending(c.State, h.SessionID) {
-		return ""
-	}
 	// Build the text first, then claim the delivery under the lock: a deadline between a claim
 	// and the print would lose the restore.
 	// text is the restore of cs's pending compaction; stateErr, when the state could not be
@@ -245,20 +241,4 @@ func fitLines(text string, budget int) (string, bool) {
 		}
 	}
 	return text[:end], true
-}
-
-// restorePending reads "pending" and "delivered" of the compaction state, with jsonscan:
-// every prompt asks, so the common "nothing pending" answer must not pay encoding/json's
-// first-use cost. A state that does not read says no; the locked update re-checks anyway.
-func restorePending(d state.Dir, id string) bool {
-	path, err := compactionsPath(d, id)
-	if err != nil {
-		return false
-	}
-	data, err := state.ReadPrivate(path, maxStateFile)
-	if err != nil {
-		return false
-	}
-	var cs compactions
-	return cs.Decode(data) == nil && cs.Pending != 0 && cs.Delivered < cs.Pending
 }
