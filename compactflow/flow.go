@@ -30,7 +30,6 @@ import (
 // Defaults.
 const (
 	DefaultPrep     = "/compact-prep"
-	DefaultCompact  = "/compact"
 	DefaultPost     = "/postcompact"
 	DefaultPoll     = time.Second
 	DefaultSettle   = 3 * time.Second // the screen unchanged this long counts as idle (fallback)

@@ -3,6 +3,7 @@ package hookevent
 import (
 	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -292,12 +293,7 @@ func stopSaysGone(stop *snapshot.StopRecord, id string, started time.Time) bool 
 	if stop == nil || id == "" || started.IsZero() || !stop.Time.After(started) || stop.BackgroundDropped > 0 {
 		return false
 	}
-	for _, t := range stop.Background {
-		if t.ID == id {
-			return false
-		}
-	}
-	return true
+	return !slices.ContainsFunc(stop.Background, func(t payload.BackgroundTask) bool { return t.ID == id })
 }
 
 func taskList(add func(string, ...any), what string, ts []transcript.Task, dropped int) {
