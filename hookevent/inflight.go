@@ -154,14 +154,14 @@ func (l *restoreList) agents(f *transcript.Flight) {
 		if a.Background {
 			what = "launched in the background: its report comes as a notification"
 		}
-		l.add("  - %s (%s)%s, started %s, %s%s%s.", idOr(a.ID, a.ToolUseID), orUnknown(a.Type), desc(a.Description), clock(a.Started), what, output(a.Output), l.listed(a.ID))
+		l.add("  - %s (%s)%s, started %s, %s%s%s.", idOr(a.ID, a.ToolUseID), orUnknown(a.Type), desc(a.Description), clock(a.Started), what, around(", output ", a.Output, ""), l.listed(a.ID))
 	}
 	more(l.add, len(open)-maxItemLines, "subagents (older)")
 	if len(done) > 0 {
 		var names []string
 		for i := len(done) - 1; i >= 0 && len(done)-i <= maxItemLines; i-- {
 			a := done[i]
-			names = append(names, fmt.Sprintf("%s (%s)%s%s", idOr(a.ID, a.ToolUseID), orUnknown(a.Type), desc(a.Description), output(a.Output)))
+			names = append(names, fmt.Sprintf("%s (%s)%s%s", idOr(a.ID, a.ToolUseID), orUnknown(a.Type), desc(a.Description), around(", output ", a.Output, "")))
 		}
 		if len(done) > maxItemLines {
 			names = append(names, fmt.Sprintf("… %d more", len(done)-maxItemLines))
@@ -171,14 +171,6 @@ func (l *restoreList) agents(f *transcript.Flight) {
 	if failed > 0 {
 		l.add("- (%d subagent call(s) were refused or failed: they did not run.)", failed)
 	}
-}
-
-// output names a subagent's output file, when it has one.
-func output(path string) string {
-	if path == "" {
-		return ""
-	}
-	return ", output " + path
 }
 
 // stopRest lists what Claude Code's last Stop had in flight that the transcript's items did
@@ -203,11 +195,7 @@ func (l *restoreList) stopRest() {
 			more(l.add, len(rest)-i, "entries")
 			break
 		}
-		cmd := ""
-		if t.Command != "" {
-			cmd = " `" + t.Command + "`"
-		}
-		l.add("  - %s %s (%s)%s%s", orUnknown(t.Type), quoteID(t.ID), orUnknown(t.Status), desc(t.Description), cmd)
+		l.add("  - %s %s (%s)%s%s", orUnknown(t.Type), quoteID(t.ID), orUnknown(t.Status), desc(t.Description), around(" `", t.Command, "`"))
 	}
 	more(l.add, stop.BackgroundDropped, "entries (cut from the payload)")
 	for i, c := range stop.Crons {
@@ -312,12 +300,8 @@ func taskList(add func(string, ...any), what string, ts []transcript.Task, dropp
 			more(add, len(ts)-i, "items")
 			break
 		}
-		id := ""
-		if t.ID != "" {
-			id = "#" + t.ID + " "
-		}
 		subject := cmp.Or(t.Subject, "(its subject is not in the part read)")
-		add("  - [%s] %s%s", orUnknown(t.Status), id, subject)
+		add("  - [%s] %s%s", orUnknown(t.Status), around("#", t.ID, " "), subject)
 	}
 	more(add, dropped, "items beyond the record's cap")
 }
@@ -343,19 +327,17 @@ func more(add func(string, ...any), n int, what string) {
 	}
 }
 
-func planFile(f *transcript.Flight) string {
-	if f.PlanFile == "" {
-		return ""
-	}
-	return " (plan file " + f.PlanFile + ")"
-}
-
-func desc(s string) string {
+// around returns s between before and after; "" when s is empty (an optional part of a line).
+func around(before, s, after string) string {
 	if s == "" {
 		return ""
 	}
-	return " \"" + s + "\""
+	return before + s + after
 }
+
+func planFile(f *transcript.Flight) string { return around(" (plan file ", f.PlanFile, ")") }
+
+func desc(s string) string { return around(` "`, s, `"`) }
 
 func idOr(id, toolUseID string) string {
 	if id != "" {

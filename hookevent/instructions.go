@@ -290,10 +290,7 @@ func flightLine(in *snapshot.InFlight, cut *int) string {
 			if !t.Unfinished() {
 				continue
 			}
-			id := ""
-			if t.ID != "" {
-				id = " #" + safetext.Field(t.ID, 20)
-			}
+			id := around(" #", safetext.Field(t.ID, 20), "")
 			items = append(items, "task"+id+" \""+safetext.Field(t.Subject, 60)+"\" ("+safetext.Field(t.Status, 20)+")")
 		}
 	}
