@@ -190,25 +190,19 @@ func (l *restoreList) stopRest() {
 		return
 	}
 	l.add("- Claude Code's last Stop (%s) listed as in flight%s:", clock(stop.Time), alsoAbove(len(l.shown)))
-	for i, t := range rest {
-		if i == maxItemLines {
-			more(l.add, len(rest)-i, "entries")
-			break
-		}
+	for _, t := range rest[:min(len(rest), maxItemLines)] {
 		l.add("  - %s %s (%s)%s%s", orUnknown(t.Type), quoteID(t.ID), orUnknown(t.Status), desc(t.Description), around(" `", t.Command, "`"))
 	}
+	more(l.add, len(rest)-maxItemLines, "entries")
 	more(l.add, stop.BackgroundDropped, "entries (cut from the payload)")
-	for i, c := range stop.Crons {
-		if i == maxItemLines {
-			more(l.add, len(stop.Crons)-i, "crons")
-			break
-		}
+	for _, c := range stop.Crons[:min(len(stop.Crons), maxItemLines)] {
 		rec := "one-shot"
 		if c.Recurring {
 			rec = "recurring"
 		}
 		l.add("  - scheduled wake-up %s `%s` (%s): %q", quoteID(c.ID), c.Schedule, rec, c.Prompt)
 	}
+	more(l.add, len(stop.Crons)-maxItemLines, "crons")
 	more(l.add, stop.CronsDropped, "crons (cut from the payload)")
 }
 
@@ -295,14 +289,11 @@ func taskList(add func(string, ...any), what string, ts []transcript.Task, dropp
 		}
 	}
 	add("- %s, %d item(s), %d not completed:", what, len(ts)+dropped, open)
-	for i, t := range ts {
-		if i == maxTodoLines {
-			more(add, len(ts)-i, "items")
-			break
-		}
+	for _, t := range ts[:min(len(ts), maxTodoLines)] {
 		subject := cmp.Or(t.Subject, "(its subject is not in the part read)")
 		add("  - [%s] %s%s", orUnknown(t.Status), around("#", t.ID, " "), subject)
 	}
+	more(add, len(ts)-maxTodoLines, "items")
 	more(add, dropped, "items beyond the record's cap")
 }
 
