@@ -147,11 +147,7 @@ func Text(tmpl string, m *Marker, step Step) string {
 		"{threshold}", Tokens(m.Threshold),
 		"{next}", string(step),
 	)
-	s := r.Replace(tmpl)
-	if rs := []rune(s); len(rs) > MaxNudge {
-		s = string(rs[:MaxNudge-1]) + "…"
-	}
-	return s
+	return safetext.Cut(r.Replace(tmpl), MaxNudge)
 }
 
 // Skip reports whether a prompt already does what the nudge asks: /compact, /compact-prep, or
