@@ -344,11 +344,7 @@ func notifyOffPlan(c *Context, h *payload.Hook, n int, call, next string) {
 	if created, err := state.CreateExclusive(claim, nil); err != nil || !created {
 		return
 	}
-	project := filepath.Base(h.Cwd)
-	if h.Cwd == "" || project == "." || project == "/" {
-		project = "Claude Code"
-	}
-	note := notify.Notification{Title: "zoneline: off plan after compaction · " + safetext.Field(project, 60),
+	note := notify.Notification{Title: "zoneline: off plan after compaction · " + safetext.Field(notify.ProjectName(h.Cwd), 60),
 		Body:    safetext.Field("First action: "+call+". The checkpoint's Next: "+next+". Ask the agent what its next action is.", 400),
 		AppName: cfg.Notify.AppName, Urgency: cfg.Notify.Urgency}
 	if err := (notify.Spawner{Getenv: c.Getenv, StateDir: c.State.Root}).Spawn(note); err != nil {
