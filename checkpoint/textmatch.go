@@ -25,21 +25,11 @@ func isWordByte(b byte) bool {
 // isAlnumByte reports whether b is in [A-Za-z0-9].
 func isAlnumByte(b byte) bool { return b != '_' && isWordByte(b) }
 
-// hasPrefixFold reports whether s starts with lit (lower case), ASCII case-insensitively.
+// hasPrefixFold reports whether s starts with lit (lower case), ASCII case-insensitively: as
+// long a prefix of s as lit, under strings.EqualFold (a non-ASCII rune that folds onto an ASCII
+// letter, the Kelvin sign or the long s, is longer than the letter: it never matches).
 func hasPrefixFold(s, lit string) bool {
-	if len(s) < len(lit) {
-		return false
-	}
-	for i := 0; i < len(lit); i++ {
-		c := s[i]
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		if c != lit[i] {
-			return false
-		}
-	}
-	return true
+	return len(s) >= len(lit) && strings.EqualFold(s[:len(lit)], lit)
 }
 
 // containsFold reports whether s contains lit (lower case), ASCII case-insensitively.
