@@ -156,9 +156,7 @@ func Sane(t Thresholds, window int64) Thresholds {
 	if window > 0 && t.Dumb > window {
 		t.Dumb = window
 	}
-	if t.Dumb < 1 {
-		t.Dumb = 1
-	}
+	t.Dumb = max(t.Dumb, 1)
 	t.Warn = max(0, min(t.Warn, t.Dumb))
 	return t
 }
