@@ -127,9 +127,7 @@ func Text(tmpl string, m *Marker, step Step) string {
 	case strings.TrimSpace(tmpl) == "":
 		tmpl = DefaultNudge
 	}
-	if step == "" {
-		step = StepPrep
-	}
+	step = cmp.Or(step, StepPrep)
 	toCompact := "is off"
 	if m.AutoCompact > 0 {
 		toCompact = "in ~" + Tokens(max(m.AutoCompact-m.Tokens, 0)) + " tokens"

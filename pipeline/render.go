@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"cmp"
 	"path/filepath"
 	"strings"
 	"time"
@@ -85,10 +86,7 @@ func (c *Context) Render(data []byte, readErr error, cfg *config.Config, cfgErr 
 	v := statusline.View{Problems: problems}
 	modelID := p.ModelID()
 	if p.Model != nil {
-		v.Model = p.Model.DisplayName
-		if v.Model == "" {
-			v.Model = modelID
-		}
+		v.Model = cmp.Or(p.Model.DisplayName, modelID)
 	}
 	var size int64
 	if p.ContextWindow != nil {
