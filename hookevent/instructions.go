@@ -2,6 +2,7 @@ package hookevent
 
 import (
 	"cmp"
+	"fmt"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -223,42 +224,35 @@ func actionsLine(ev transcript.Evidence, cut *int) string {
 	return list("Keep verbatim and mark done (already done: do not repeat): ", items, maxActionsLine, cut)
 }
 
-// describeAction is one action in the words of the instructions.
+// actionWords are the words of each kind of action: with its id, and without one (by its
+// command), as fmt formats of the id (1), the verb (2) and the command (3).
+var actionWords = [...]struct{ kind, withID, withCmd string }{
+	{transcript.ActionPush, "pushed %[1]s", "pushed with %[3]s"},
+	{transcript.ActionPR, "PR %[1]s %[2]s", "PR %[2]s with %[3]s"},
+	{transcript.ActionTag, "tag %[1]s created", "tag %[1]s created"},
+	{transcript.ActionRelease, "release %[1]s created", "release created with %[3]s"},
+	{transcript.ActionPublish, "published %[1]s (%[2]s)", "published with %[3]s"},
+	{transcript.ActionDeploy, "deployed with %[3]s", "deployed with %[3]s"},
+	{transcript.ActionIssue, "issue %[1]s created", "issue created with %[3]s"},
+}
+
+// describeAction is one action in the words of the instructions (actionWords; a PR with no
+// verb was created).
 func describeAction(a transcript.Action) string {
 	id := safetext.Field(a.ID, 160)
 	verb := safetext.Field(a.Verb, 40)
-	cmd := "`" + safetext.Field(a.Command, 80) + "`"
-	switch a.Kind {
-	case transcript.ActionPush:
-		if id == "" {
-			return "pushed with " + cmd
-		}
-		return "pushed " + id
-	case transcript.ActionPR:
+	if a.Kind == transcript.ActionPR {
 		verb = cmp.Or(verb, "created")
-		if id == "" {
-			return "PR " + verb + " with " + cmd
+	}
+	for _, w := range actionWords {
+		if w.kind != a.Kind {
+			continue
 		}
-		return "PR " + id + " " + verb
-	case transcript.ActionTag:
-		return "tag " + id + " created"
-	case transcript.ActionRelease:
+		format := w.withID
 		if id == "" {
-			return "release created with " + cmd
+			format = w.withCmd
 		}
-		return "release " + id + " created"
-	case transcript.ActionPublish:
-		if id == "" {
-			return "published with " + cmd
-		}
-		return "published " + id + " (" + verb + ")"
-	case transcript.ActionDeploy:
-		return "deployed with " + cmd
-	case transcript.ActionIssue:
-		if id == "" {
-			return "issue created with " + cmd
-		}
-		return "issue " + id + " created"
+		return fmt.Sprintf(format, id, verb, "`"+safetext.Field(a.Command, 80)+"`")
 	}
 	return ""
 }
