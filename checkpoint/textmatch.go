@@ -7,6 +7,7 @@ package checkpoint
 // to the regexps the rules were first written as, on everything but the departures it names.
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -109,12 +110,9 @@ func isPrompt(s string) bool {
 	if rest, ok := strings.CutPrefix(s, "…"); ok {
 		return isBlank(rest)
 	}
-	for _, w := range placeholderWords {
-		if hasPrefixFold(s, w) && (len(s) == len(w) || !isWordByte(s[len(w)])) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(placeholderWords, func(w string) bool {
+		return hasPrefixFold(s, w) && (len(s) == len(w) || !isWordByte(s[len(w)]))
+	})
 }
 
 // hasPlaceholderCell reports whether text has a table cell that is a template prompt,
@@ -194,12 +192,7 @@ func isVague(text string) bool {
 		s = strings.TrimLeft(s[1:], spaces)
 	}
 	s = strings.TrimSuffix(strings.TrimRight(s, spaces), ".")
-	for _, p := range vaguePhrases {
-		if len(s) == len(p) && hasPrefixFold(s, p) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(vaguePhrases, func(p string) bool { return len(s) == len(p) && hasPrefixFold(s, p) })
 }
 
 // hasAnchor reports whether a Next names something concrete: a code span with something in
@@ -267,10 +260,5 @@ var expectMarks = []string{
 // hasExpectation reports whether a Next names its expected result: it contains one of
 // expectMarks.
 func hasExpectation(text string) bool {
-	for _, m := range expectMarks {
-		if containsFold(text, m) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(expectMarks, func(m string) bool { return containsFold(text, m) })
 }

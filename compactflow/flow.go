@@ -18,6 +18,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -47,10 +48,9 @@ const (
 // (written out by hand: regexp would be linked into every zoneline process, the statusline's
 // included, and slow each start).
 func Busy(screen string) bool {
-	for _, s := range []string{"esc to interrupt", "compacting conversation", "do you want to", "esc to cancel"} {
-		if textfold.Contains(screen, s) {
-			return true
-		}
+	if slices.ContainsFunc([]string{"esc to interrupt", "compacting conversation", "do you want to", "esc to cancel"},
+		func(s string) bool { return textfold.Contains(screen, s) }) {
+		return true
 	}
 	// "❯ 1." is the selected first choice of a dialog.
 	for rest := screen; ; {

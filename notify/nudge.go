@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -157,12 +158,8 @@ func Skip(prompt string) bool {
 	}
 	// A prompt that asks for the checkpoint in words: narrow phrases only, so a prompt that
 	// merely mentions a checkpoint (a parser, a test) does not use up the nudge.
-	for _, phrase := range []string{"compact-prep", "zoneline checkpoint", "write a checkpoint", "write the checkpoint", "checkpoint before compact"} {
-		if strings.Contains(p, phrase) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc([]string{"compact-prep", "zoneline checkpoint", "write a checkpoint", "write the checkpoint", "checkpoint before compact"},
+		func(phrase string) bool { return strings.Contains(p, phrase) })
 }
 
 // Tokens formats a token count for people: 950, 12k, 152k, 1.2M.
