@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -243,12 +244,7 @@ func onPlan(cl transcript.Call, p *resumePending) bool {
 	if cl.Name == "Bash" {
 		return isNextCommand(cl.Command, p.Next.Commands)
 	}
-	for _, nf := range p.Next.Files {
-		if sameFile(cl.File, nf, p.Cwd) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(p.Next.Files, func(nf string) bool { return sameFile(cl.File, nf, p.Cwd) })
 }
 
 // neutral reports whether a call changes nothing the check judges: reading, searching, the
@@ -276,16 +272,9 @@ func recoveryStep(cl transcript.Call, p *resumePending, stateRoot string) bool {
 	if cl.File == "" {
 		return false
 	}
-	if sameFile(cl.File, p.Checkpoint, "") || sameFile(cl.File, p.Snapshot, "") ||
-		(stateRoot != "" && strings.HasPrefix(filepath.Clean(cl.File), stateRoot+string(filepath.Separator))) {
-		return true
-	}
-	for _, f := range p.Recovery.Files {
-		if sameFile(cl.File, f, p.Cwd) {
-			return true
-		}
-	}
-	return false
+	return sameFile(cl.File, p.Checkpoint, "") || sameFile(cl.File, p.Snapshot, "") ||
+		(stateRoot != "" && strings.HasPrefix(filepath.Clean(cl.File), stateRoot+string(filepath.Separator))) ||
+		slices.ContainsFunc(p.Recovery.Files, func(f string) bool { return sameFile(cl.File, f, p.Cwd) })
 }
 
 // sameFile reports whether path (from a tool call, absolute) and name (absolute, or relative to
