@@ -91,25 +91,18 @@ func RecordStop(d state.Dir, id string, f *payload.InFlight, now time.Time) erro
 		return err
 	}
 	old, err := state.ReadFile(path, maxStopFile)
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		if f.Empty() {
+	if err != nil && f.Empty() {
+		if errors.Is(err, os.ErrNotExist) {
 			return nil
 		}
-	case err != nil:
-		if f.Empty() {
-			return err
-		}
+		return err
 	}
 	r := &StopRecord{Time: now.UTC(), InFlight: *f}
 	r.Background, r.Crons = slices.Clone(f.Background), slices.Clone(f.Crons)
 	r.MapStrings(func(v string) string { return safetext.Field(v, MaxStopText) })
 	b := append(jsonscan.AppendObject(nil, r, stopFields[:], ""), '\n')
 	if err == nil && sameEntries(old, b) {
-		if terr := os.Chtimes(path, now, now); terr != nil {
-			return terr
-		}
-		return nil
+		return os.Chtimes(path, now, now)
 	}
 	if _, err := d.Session(id); err != nil {
 		return err
