@@ -308,11 +308,8 @@ func Check(dir state.Dir, in Input) (Result, error) {
 	// The notification goes with the highest crossed tier that notifies, and only from the
 	// process that creates its marker: of racing renders, exactly one sends it.
 	notifyTier := None
-	for _, t := range crossed {
-		if slices.Contains(in.Policy.Notify, t) {
-			notifyTier = t
-			break
-		}
+	if i := slices.IndexFunc(crossed, func(t Tier) bool { return slices.Contains(in.Policy.Notify, t) }); i >= 0 {
+		notifyTier = crossed[i]
 	}
 	pending := None
 	var notified *Marker
