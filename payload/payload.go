@@ -152,10 +152,7 @@ func Complete(data []byte) bool {
 // object it returns an empty payload and the error.
 func DecodeStatusline(data []byte) (*Statusline, error) {
 	var p Statusline
-	err := jsonscan.Decode(data, func(s *jsonscan.Scanner, k []byte) error {
-		return jsonscan.ReadField(s, k, &p, statuslineFields[:])
-	})
-	err, syntax := decodeErr(err)
+	err, syntax := decodeErr(jsonscan.DecodeFields(data, &p, statuslineFields[:]))
 	if syntax {
 		return &Statusline{}, err
 	}
