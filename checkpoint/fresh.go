@@ -14,9 +14,6 @@ import (
 // PostCompact (records of {n, time, …}). Freshness reads only each record's number and time.
 const CompactionsFile = state.CompactionsName
 
-// maxCompactionsFile is the largest compaction state read.
-const maxCompactionsFile = 256 << 10
-
 // Compaction is one compaction as PostCompact recorded it.
 type Compaction struct {
 	N    int
@@ -107,22 +104,10 @@ func (f Freshness) Why() string {
 }
 
 // Compactions returns the compactions recorded for a session, in file order. A missing file is
-// none. It reads the file through state.Compactions (jsonscan): the statusline asks while a
+// none. It reads the file through state.Dir.LoadCompactions (jsonscan): the statusline asks while a
 // warning tier is crossed.
 func Compactions(d state.Dir, id string) ([]Compaction, error) {
-	path, err := d.SessionFile(id, CompactionsFile)
-	if err != nil {
-		return nil, err
-	}
-	data, err := state.ReadFile(path, maxCompactionsFile)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	var cs state.Compactions
-	err = cs.Decode(data)
+	cs, err := d.LoadCompactions(id)
 	if errors.As(err, new(*jsonscan.TypeError)) {
 		err = nil // a field of the wrong type loses only that field
 	}

@@ -1,6 +1,7 @@
 package checkpoint
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -93,10 +94,8 @@ func isPathToken(s string) bool {
 }
 
 func appendNew(xs []string, s string) []string {
-	for _, x := range xs {
-		if x == s {
-			return xs
-		}
+	if slices.Contains(xs, s) {
+		return xs
 	}
 	return append(xs, s)
 }

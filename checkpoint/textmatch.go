@@ -7,6 +7,7 @@ package checkpoint
 // to the regexps the rules were first written as, on everything but the departures it names.
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -25,21 +26,11 @@ func isWordByte(b byte) bool {
 // isAlnumByte reports whether b is in [A-Za-z0-9].
 func isAlnumByte(b byte) bool { return b != '_' && isWordByte(b) }
 
-// hasPrefixFold reports whether s starts with lit (lower case), ASCII case-insensitively.
+// hasPrefixFold reports whether s starts with lit (lower case), ASCII case-insensitively: as
+// long a prefix of s as lit, under strings.EqualFold (a non-ASCII rune that folds onto an ASCII
+// letter, the Kelvin sign or the long s, is longer than the letter: it never matches).
 func hasPrefixFold(s, lit string) bool {
-	if len(s) < len(lit) {
-		return false
-	}
-	for i := 0; i < len(lit); i++ {
-		c := s[i]
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		if c != lit[i] {
-			return false
-		}
-	}
-	return true
+	return len(s) >= len(lit) && strings.EqualFold(s[:len(lit)], lit)
 }
 
 // containsFold reports whether s contains lit (lower case), ASCII case-insensitively.
@@ -119,12 +110,9 @@ func isPrompt(s string) bool {
 	if rest, ok := strings.CutPrefix(s, "…"); ok {
 		return isBlank(rest)
 	}
-	for _, w := range placeholderWords {
-		if hasPrefixFold(s, w) && (len(s) == len(w) || !isWordByte(s[len(w)])) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(placeholderWords, func(w string) bool {
+		return hasPrefixFold(s, w) && (len(s) == len(w) || !isWordByte(s[len(w)]))
+	})
 }
 
 // hasPlaceholderCell reports whether text has a table cell that is a template prompt,
@@ -204,12 +192,7 @@ func isVague(text string) bool {
 		s = strings.TrimLeft(s[1:], spaces)
 	}
 	s = strings.TrimSuffix(strings.TrimRight(s, spaces), ".")
-	for _, p := range vaguePhrases {
-		if len(s) == len(p) && hasPrefixFold(s, p) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(vaguePhrases, func(p string) bool { return len(s) == len(p) && hasPrefixFold(s, p) })
 }
 
 // hasAnchor reports whether a Next names something concrete: a code span with something in
@@ -277,10 +260,5 @@ var expectMarks = []string{
 // hasExpectation reports whether a Next names its expected result: it contains one of
 // expectMarks.
 func hasExpectation(text string) bool {
-	for _, m := range expectMarks {
-		if containsFold(text, m) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(expectMarks, func(m string) bool { return containsFold(text, m) })
 }

@@ -1,6 +1,9 @@
 package checkpoint
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Verify commands that cannot answer. Reconcile reads exit 0 as applied and exit 1 as not
 // applied (any other exit is no answer), so a verify command must exit 0 or 1 according to the
@@ -65,12 +68,7 @@ func negatesPipeline(c string) bool {
 // testsOutput reports whether a command tests something's output (so its exit is not simply
 // the listing command's 0).
 func testsOutput(c string) bool {
-	for _, w := range []string{"[", "[[", "test", "grep", "case"} {
-		if hasWord(c, w) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc([]string{"[", "[[", "test", "grep", "case"}, func(w string) bool { return hasWord(c, w) })
 }
 
 // hidesFailure reports whether a command has a pipe or a command substitution, whose exit code

@@ -12,6 +12,7 @@ import (
 
 	"github.com/zoneline/zoneline/config"
 	"github.com/zoneline/zoneline/internal/deadline"
+	"github.com/zoneline/zoneline/internal/safetext"
 	"github.com/zoneline/zoneline/pipeline"
 	"github.com/zoneline/zoneline/state"
 	"github.com/zoneline/zoneline/statusline"
@@ -31,7 +32,7 @@ func parseStatuslineArgs(args []string) statuslineArgs {
 	for i := 0; i < len(args); i++ {
 		name, val, hasVal := strings.Cut(strings.TrimLeft(args[i], "-"), "=")
 		if !strings.HasPrefix(args[i], "-") || (name != "segments" && name != "wrap") {
-			a.problems = append(a.problems, "unknown argument "+strconv.Quote(pipeline.Truncate(args[i], 30)))
+			a.problems = append(a.problems, "unknown argument "+strconv.Quote(safetext.Cut(args[i], 30)))
 			continue
 		}
 		if !hasVal {
@@ -84,7 +85,7 @@ func (a *statuslineArgs) apply(cfg *config.Config, inWrap bool) *config.Config {
 			if statusline.IsSegment(s) {
 				known = append(known, s)
 			} else {
-				a.problems = append(a.problems, "unknown segment "+strconv.Quote(pipeline.Truncate(s, 30)))
+				a.problems = append(a.problems, "unknown segment "+strconv.Quote(safetext.Cut(s, 30)))
 			}
 		}
 		if len(a.segments) == 0 {
@@ -357,7 +358,7 @@ const staleMark = "(stale) "
 func (e *Env) wrapHand(r pipeline.Rendered, w *wrapped, cfg *config.Config) string {
 	theirs, problem := w.wait()
 	if problem != "" {
-		e.State.Log("statusline", "wrapped status line %q: %s", pipeline.Truncate(cfg.Statusline.Wrap, 80), problem)
+		e.State.Log("statusline", "wrapped status line %q: %s", safetext.Cut(cfg.Statusline.Wrap, 80), problem)
 		r.View.Problems = append(r.View.Problems, "wrapped: "+problem)
 		r.Line = statusline.Render(r.View, r.Options)
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/zoneline/zoneline/config"
+	"github.com/zoneline/zoneline/internal/safetext"
 	"github.com/zoneline/zoneline/pipeline"
 	"github.com/zoneline/zoneline/state"
 	"github.com/zoneline/zoneline/statusline"
@@ -119,7 +120,7 @@ func decodeWrapKept(b []byte) (k wrapKept, ok bool) {
 	if !ok1 || !ok2 || !ok3 || err != nil || k.good > k.seq {
 		return wrapKept{}, false
 	}
-	k.problem, k.at, k.out = pipeline.Truncate(p, 80), time.Unix(0, at), body
+	k.problem, k.at, k.out = safetext.Cut(p, 80), time.Unix(0, at), body
 	return k, true
 }
 

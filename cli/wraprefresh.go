@@ -9,7 +9,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/zoneline/zoneline/pipeline"
+	"github.com/zoneline/zoneline/internal/safetext"
 	"github.com/zoneline/zoneline/state"
 )
 
@@ -77,7 +77,7 @@ func (e *Env) runWrapRefresh(id, cmd string, wait time.Duration) error {
 			}
 			lines, problem := runWrap(cmd, job, e.process)
 			if problem != "" {
-				e.State.Log("wrap-refresh", "wrapped status line %q: %s", pipeline.Truncate(cmd, 80), problem)
+				e.State.Log("wrap-refresh", "wrapped status line %q: %s", safetext.Cut(cmd, 80), problem)
 			}
 			if err := state.Replace(keptPath, kept.next(job.seq, e.Now(), lines, problem).encode()); err != nil {
 				unlock()

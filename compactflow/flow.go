@@ -11,12 +11,14 @@
 package compactflow
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -29,7 +31,6 @@ import (
 // Defaults.
 const (
 	DefaultPrep     = "/compact-prep"
-	DefaultCompact  = "/compact"
 	DefaultPost     = "/postcompact"
 	DefaultPoll     = time.Second
 	DefaultSettle   = 3 * time.Second // the screen unchanged this long counts as idle (fallback)
@@ -47,10 +48,9 @@ const (
 // (written out by hand: regexp would be linked into every zoneline process, the statusline's
 // included, and slow each start).
 func Busy(screen string) bool {
-	for _, s := range []string{"esc to interrupt", "compacting conversation", "do you want to", "esc to cancel"} {
-		if textfold.Contains(screen, s) {
-			return true
-		}
+	if slices.ContainsFunc([]string{"esc to interrupt", "compacting conversation", "do you want to", "esc to cancel"},
+		func(s string) bool { return textfold.Contains(screen, s) }) {
+		return true
 	}
 	// "❯ 1." is the selected first choice of a dialog.
 	for rest := screen; ; {
@@ -150,29 +150,15 @@ func (f *Flow) ckFile() fileState {
 }
 
 func (f *Flow) defaults() {
-	if f.Prep == "" {
-		f.Prep = DefaultPrep
-	}
-	if f.Compact == "" {
-		f.Compact = checkpoint.CompactLine("")
-	}
-	if f.Post == "" {
-		f.Post = DefaultPost
-	}
-	if f.PrepWait <= 0 {
-		f.PrepWait = DefaultPrepWait
-	}
-	if f.CompactWait <= 0 {
-		f.CompactWait = DefaultCompWait
-	}
-	if f.PostWait <= 0 {
-		f.PostWait = DefaultPostWait
-	}
-	if f.Poll <= 0 {
-		f.Poll = DefaultPoll
-	}
-	if f.Settle <= 0 {
-		f.Settle = DefaultSettle
+	f.Prep, f.Post = cmp.Or(f.Prep, DefaultPrep), cmp.Or(f.Post, DefaultPost)
+	f.Compact = cmp.Or(f.Compact, checkpoint.CompactLine(""))
+	for _, d := range [...]struct {
+		v   *time.Duration
+		def time.Duration
+	}{{&f.PrepWait, DefaultPrepWait}, {&f.CompactWait, DefaultCompWait}, {&f.PostWait, DefaultPostWait}, {&f.Poll, DefaultPoll}, {&f.Settle, DefaultSettle}} {
+		if *d.v <= 0 {
+			*d.v = d.def
+		}
 	}
 	if f.Now == nil {
 		f.Now = time.Now
@@ -331,23 +317,34 @@ func (w *idleWatch) done(screen string, screenErr error) (bool, string) {
 	return now.Sub(w.stable) >= w.f.Settle && now.Sub(w.since) >= w.f.Settle, "screen"
 }
 
-// poll calls check every Poll until it returns done or an error, or until timeout.
-func (f *Flow) poll(ctx context.Context, timeout time.Duration, check func() (done bool, err error)) (timedOut bool, err error) {
+// wait is step n: it calls check every Poll until it returns done or an error, or until
+// timeout (why says what was still missing), and fails the step with either; done, it logs the
+// step OK (with note's words, when note is set).
+func (f *Flow) wait(ctx context.Context, n int, step string, timeout time.Duration, check func() (done bool, err error), why func() string, note *string) error {
 	deadline := time.Now().Add(timeout)
 	for {
 		done, err := check()
-		if done || err != nil {
-			return false, err
+		if err != nil {
+			return f.fail(n, step, err)
+		}
+		if done {
+			break
 		}
 		if !time.Now().Before(deadline) {
-			return true, nil
+			return f.fail(n, step, fmt.Errorf("timed out after %s: %s", timeout, why()))
 		}
 		select {
 		case <-ctx.Done():
-			return false, ctx.Err()
+			return f.fail(n, step, ctx.Err())
 		case <-time.After(f.Poll):
 		}
 	}
+	if note != nil {
+		fmt.Fprintf(f.Log, "%d. %s: OK (%s)\n", n, step, *note)
+	} else {
+		fmt.Fprintf(f.Log, "%d. %s: OK\n", n, step)
+	}
+	return nil
 }
 
 // ckStatus is what the checkpoint looks like now.
@@ -385,7 +382,7 @@ func (f *Flow) ckStatus(start time.Time) (ok bool, why string) {
 func (f *Flow) waitCheckpoint(ctx context.Context, start time.Time) error {
 	w := &idleWatch{f: f, since: start}
 	why := ""
-	timedOut, err := f.poll(ctx, f.PrepWait, func() (bool, error) {
+	return f.wait(ctx, 2, StepCheckpoint, f.PrepWait, func() (bool, error) {
 		ok, reason := f.ckStatus(start)
 		sc, serr := f.Tmux.Capture(f.Target)
 		ended, _ := w.done(sc, serr)
@@ -401,15 +398,7 @@ func (f *Flow) waitCheckpoint(ctx context.Context, start time.Time) error {
 			why = reason
 		}
 		return false, nil
-	})
-	if err != nil {
-		return f.fail(2, StepCheckpoint, err)
-	}
-	if timedOut {
-		return f.fail(2, StepCheckpoint, fmt.Errorf("timed out after %s: %s", f.PrepWait, why))
-	}
-	fmt.Fprintf(f.Log, "2. %s: OK\n", StepCheckpoint)
-	return nil
+	}, func() string { return why }, nil)
 }
 
 // compactionCounts returns compactions.json's count (0 when missing) and the registry's.
@@ -428,7 +417,7 @@ func (f *Flow) waitCompaction(ctx context.Context, sent time.Time, count0, reg0 
 	// After the record, wait for the render that follows /compact (or a settled screen), so
 	// that it cannot be mistaken for the end of the /postcompact turn.
 	w := &idleWatch{f: f, since: sent}
-	timedOut, err := f.poll(ctx, f.CompactWait, func() (bool, error) {
+	return f.wait(ctx, 4, StepCompaction, f.CompactWait, func() (bool, error) {
 		count, reg := f.compactionCounts()
 		sc, serr := f.Tmux.Capture(f.Target)
 		if serr == nil && compactionBlocked(sc) {
@@ -443,32 +432,18 @@ func (f *Flow) waitCompaction(ctx context.Context, sent time.Time, count0, reg0 
 			return true, nil
 		}
 		return false, nil
-	})
-	if err != nil {
-		return f.fail(4, StepCompaction, err)
-	}
-	if timedOut {
-		return f.fail(4, StepCompaction, fmt.Errorf("timed out after %s: %s (compactions.json count stayed %d, the registry's %d)", f.CompactWait, why, count0, reg0))
-	}
-	fmt.Fprintf(f.Log, "4. %s: OK\n", StepCompaction)
-	return nil
+	}, func() string {
+		return fmt.Sprintf("%s (compactions.json count stayed %d, the registry's %d)", why, count0, reg0)
+	}, nil)
 }
 
 func (f *Flow) waitReport(ctx context.Context, sent time.Time) error {
 	w := &idleWatch{f: f, since: sent}
 	how := ""
-	timedOut, err := f.poll(ctx, f.PostWait, func() (bool, error) {
+	return f.wait(ctx, 6, StepReport, f.PostWait, func() (bool, error) {
 		sc, serr := f.Tmux.Capture(f.Target)
 		ok, by := w.done(sc, serr)
 		how = by
 		return ok, nil
-	})
-	if err != nil {
-		return f.fail(6, StepReport, err)
-	}
-	if timedOut {
-		return f.fail(6, StepReport, fmt.Errorf("timed out after %s: the session did not finish its /postcompact turn", f.PostWait))
-	}
-	fmt.Fprintf(f.Log, "6. %s: OK (%s)\n", StepReport, how)
-	return nil
+	}, func() string { return "the session did not finish its /postcompact turn" }, &how)
 }

@@ -2,6 +2,7 @@ package compactflow
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -57,10 +58,7 @@ func Args(t Target, cmd ...string) []string {
 }
 
 func (x Exec) run(t Target, cmd ...string) (string, error) {
-	bin := x.Bin
-	if bin == "" {
-		bin = "tmux"
-	}
+	bin := cmp.Or(x.Bin, "tmux")
 	ctx, cancel := context.WithTimeout(context.Background(), tmuxTimeout)
 	defer cancel()
 	c := exec.CommandContext(ctx, bin, Args(t, cmd...)...)

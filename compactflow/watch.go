@@ -135,11 +135,7 @@ func (w *Watcher) Tick(ctx context.Context) ([]Decision, error) {
 				}
 			}
 		case ActFlow:
-			w.wg.Add(1)
-			go func(e sessions.Entry) {
-				defer w.wg.Done()
-				w.Flow(ctx, e)
-			}(e)
+			w.wg.Go(func() { w.Flow(ctx, e) })
 		}
 		out = append(out, d)
 	}

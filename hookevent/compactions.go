@@ -30,7 +30,6 @@ const (
 	compactionsFile = state.CompactionsName
 	compactionsLock = state.CompactionsLockName
 	maxCompactions  = 64 // records kept
-	maxStateFile    = 256 << 10
 	// compactionsLockWait is how long an update waits for the lock: racing hooks hold it a few
 	// milliseconds each, and the hook's deadline is Deadline.
 	compactionsLockWait = 2 * time.Second
@@ -46,22 +45,12 @@ func compactionsPath(d state.Dir, id string) (string, error) {
 	return d.SessionFile(id, compactionsFile)
 }
 
-// loadCompactions reads the state; a missing file is a zero state. A damaged file (which atomic
-// writes should never leave) is reported and replaced by a zero state.
+// loadCompactions reads the state (state.Dir.LoadCompactions); a missing file is a zero state.
+// A damaged file (which atomic writes should never leave) is reported and replaced by a zero
+// state.
 func loadCompactions(d state.Dir, id string) (*compactions, error) {
-	path, err := compactionsPath(d, id)
+	cs, err := d.LoadCompactions(id)
 	if err != nil {
-		return nil, err
-	}
-	cs := &compactions{}
-	data, err := state.ReadPrivate(path, maxStateFile)
-	if errors.Is(err, os.ErrNotExist) {
-		return cs, nil
-	}
-	if err != nil {
-		return cs, err
-	}
-	if err := cs.Decode(data); err != nil {
 		return &compactions{}, err
 	}
 	return cs, nil

@@ -23,8 +23,8 @@ func TestRestoreHasNoForgedSections(t *testing.T) {
 	fl := transcript.Flight{Mode: "acceptEdits" + forged, PlanSeen: true, PlanFile: "/p/plan.md" + forged,
 		Background: []transcript.Background{{ID: "b1", Command: "make" + forged, Description: "d" + forged, Output: "/tmp/o" + forged}},
 		Todos:      []transcript.Task{{Subject: "s" + forged, Status: "pending"}}}
-	stopRec := &snapshot.StopRecord{Time: time.Now(), Background: []payload.BackgroundTask{{ID: "s2", Type: "shell" + forged, Status: "running", Command: "c" + forged}},
-		Crons: []payload.Cron{{ID: "c1", Schedule: "* * * * *" + forged, Prompt: "p"}}}
+	stopRec := &snapshot.StopRecord{Time: time.Now(), InFlight: payload.InFlight{Background: []payload.BackgroundTask{{ID: "s2", Type: "shell" + forged, Status: "running", Command: "c" + forged}},
+		Crons: []payload.Cron{{ID: "c1", Schedule: "* * * * *" + forged, Prompt: "p"}}}}
 	snap := &snapshot.Snapshot{Version: snapshot.Version, SessionID: f.session, Time: time.Now().UTC(),
 		InFlight: &snapshot.InFlight{Flight: fl, Stop: stopRec, Pane: "%1" + forged}}
 	if _, err := snapshot.Write(f.c.State, snap, 0); err != nil {

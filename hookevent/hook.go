@@ -165,27 +165,37 @@ func appendText(b []byte, s string) []byte {
 // Handler handles one event.
 type Handler func(c *Context, h *payload.Hook) (Output, error)
 
+// handlers is the one list of events zoneline handles, each with its handler: a static table,
+// not a map registered into at init.
+var handlers = [...]struct {
+	event  string
+	handle Handler
+}{
+	{"UserPromptSubmit", userPromptSubmit},
+	{"PreCompact", preCompact},
+	{"PostCompact", postCompact},
+	{"SessionStart", sessionStart},
+	{"Stop", stop},
+}
+
 // handlerFor returns the handler of an event, nil for an event zoneline does not handle (no
-// output). It is the one list of events: a switch, not a map registered into at init.
+// output).
 func handlerFor(event string) Handler {
-	switch event {
-	case "UserPromptSubmit":
-		return userPromptSubmit
-	case "PreCompact":
-		return preCompact
-	case "PostCompact":
-		return postCompact
-	case "SessionStart":
-		return sessionStart
-	case "Stop":
-		return stop
+	for _, h := range handlers {
+		if h.event == event {
+			return h.handle
+		}
 	}
 	return nil
 }
 
 // Events returns the events that have a handler.
 func Events() []string {
-	return []string{"UserPromptSubmit", "PreCompact", "PostCompact", "SessionStart", "Stop"}
+	out := make([]string, len(handlers))
+	for i, h := range handlers {
+		out[i] = h.event
+	}
+	return out
 }
 
 // Run handles one hook invocation: data is stdin. It writes the answer to stdout and returns the

@@ -1,7 +1,9 @@
 package hookevent
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -125,15 +127,7 @@ func (l *restoreList) planMode(f *transcript.Flight) {
 
 // background lists the background commands not known to have finished, most recent first.
 func (l *restoreList) background(f *transcript.Flight) {
-	var open []transcript.Background
-	finished := 0
-	for _, b := range f.Background {
-		if b.Stopped || stopSaysGone(l.stop, b.ID, b.Started) {
-			finished++
-			continue
-		}
-		open = append(open, b)
-	}
+	open, finished := openBackground(f, l.stop)
 	if len(open) > 0 || f.BackgroundDropped > 0 {
 		l.add("- %d background command(s) not known to have finished%s, most recent first:", len(open), dropped(f.BackgroundDropped, finished, "stopped or no longer listed by Claude Code"))
 	}
@@ -150,18 +144,7 @@ func (l *restoreList) background(f *transcript.Flight) {
 // briefly (a subagent whose result is lost with the summary is the one dispatched a second
 // time), and a count of the refused or failed calls.
 func (l *restoreList) agents(f *transcript.Flight) {
-	var open, done []transcript.Agent
-	failed := 0
-	for _, a := range f.Agents {
-		switch {
-		case a.Failed:
-			failed++
-		case a.Finished:
-			done = append(done, a)
-		default:
-			open = append(open, a)
-		}
-	}
+	open, done, failed := splitAgents(f)
 	if len(open) > 0 || f.AgentsDropped > 0 {
 		l.add("- %d subagent(s) with no result before the compaction%s, most recent first; do not dispatch one again before checking on it:", len(open), dropped(f.AgentsDropped, 0, ""))
 	}
@@ -171,14 +154,14 @@ func (l *restoreList) agents(f *transcript.Flight) {
 		if a.Background {
 			what = "launched in the background: its report comes as a notification"
 		}
-		l.add("  - %s (%s)%s, started %s, %s%s%s.", idOr(a.ID, a.ToolUseID), orUnknown(a.Type), desc(a.Description), clock(a.Started), what, output(a.Output), l.listed(a.ID))
+		l.add("  - %s (%s)%s, started %s, %s%s%s.", idOr(a.ID, a.ToolUseID), orUnknown(a.Type), desc(a.Description), clock(a.Started), what, around(", output ", a.Output, ""), l.listed(a.ID))
 	}
 	more(l.add, len(open)-maxItemLines, "subagents (older)")
 	if len(done) > 0 {
 		var names []string
 		for i := len(done) - 1; i >= 0 && len(done)-i <= maxItemLines; i-- {
 			a := done[i]
-			names = append(names, fmt.Sprintf("%s (%s)%s%s", idOr(a.ID, a.ToolUseID), orUnknown(a.Type), desc(a.Description), output(a.Output)))
+			names = append(names, fmt.Sprintf("%s (%s)%s%s", idOr(a.ID, a.ToolUseID), orUnknown(a.Type), desc(a.Description), around(", output ", a.Output, "")))
 		}
 		if len(done) > maxItemLines {
 			names = append(names, fmt.Sprintf("… %d more", len(done)-maxItemLines))
@@ -188,14 +171,6 @@ func (l *restoreList) agents(f *transcript.Flight) {
 	if failed > 0 {
 		l.add("- (%d subagent call(s) were refused or failed: they did not run.)", failed)
 	}
-}
-
-// output names a subagent's output file, when it has one.
-func output(path string) string {
-	if path == "" {
-		return ""
-	}
-	return ", output " + path
 }
 
 // stopRest lists what Claude Code's last Stop had in flight that the transcript's items did
@@ -215,29 +190,19 @@ func (l *restoreList) stopRest() {
 		return
 	}
 	l.add("- Claude Code's last Stop (%s) listed as in flight%s:", clock(stop.Time), alsoAbove(len(l.shown)))
-	for i, t := range rest {
-		if i == maxItemLines {
-			more(l.add, len(rest)-i, "entries")
-			break
-		}
-		cmd := ""
-		if t.Command != "" {
-			cmd = " `" + t.Command + "`"
-		}
-		l.add("  - %s %s (%s)%s%s", orUnknown(t.Type), quoteID(t.ID), orUnknown(t.Status), desc(t.Description), cmd)
+	for _, t := range rest[:min(len(rest), maxItemLines)] {
+		l.add("  - %s %s (%s)%s%s", orUnknown(t.Type), quoteID(t.ID), orUnknown(t.Status), desc(t.Description), around(" `", t.Command, "`"))
 	}
+	more(l.add, len(rest)-maxItemLines, "entries")
 	more(l.add, stop.BackgroundDropped, "entries (cut from the payload)")
-	for i, c := range stop.Crons {
-		if i == maxItemLines {
-			more(l.add, len(stop.Crons)-i, "crons")
-			break
-		}
+	for _, c := range stop.Crons[:min(len(stop.Crons), maxItemLines)] {
 		rec := "one-shot"
 		if c.Recurring {
 			rec = "recurring"
 		}
 		l.add("  - scheduled wake-up %s `%s` (%s): %q", quoteID(c.ID), c.Schedule, rec, c.Prompt)
 	}
+	more(l.add, len(stop.Crons)-maxItemLines, "crons")
 	more(l.add, stop.CronsDropped, "crons (cut from the payload)")
 }
 
@@ -251,10 +216,7 @@ func (l *restoreList) workers(in *snapshot.InFlight) {
 		if i == maxItemLines {
 			break
 		}
-		pane := p.Pane
-		if pane == "" {
-			pane = "no tmux pane"
-		}
+		pane := cmp.Or(p.Pane, "no tmux pane")
 		w = append(w, fmt.Sprintf("session %s (%s, zone %s, last seen %s)", p.SessionID, pane, orUnknown(p.Zone), clock(p.Updated)))
 	}
 	if len(w) == 0 {
@@ -278,18 +240,42 @@ func alsoAbove(n int) string {
 	return fmt.Sprintf(" (besides the %d listed above)", n)
 }
 
+// openBackground returns the background commands not known to have finished, oldest first, and
+// how many are known to have: stopped, or not listed by the last Stop (stopSaysGone).
+func openBackground(f *transcript.Flight, stop *snapshot.StopRecord) (open []transcript.Background, finished int) {
+	for _, b := range f.Background {
+		if b.Stopped || stopSaysGone(stop, b.ID, b.Started) {
+			finished++
+			continue
+		}
+		open = append(open, b)
+	}
+	return open, finished
+}
+
+// splitAgents sorts the subagents: with no result yet (open), with their result (done), and the
+// refused or failed calls, counted; the lists oldest first.
+func splitAgents(f *transcript.Flight) (open, done []transcript.Agent, failed int) {
+	for _, a := range f.Agents {
+		switch {
+		case a.Failed:
+			failed++
+		case a.Finished:
+			done = append(done, a)
+		default:
+			open = append(open, a)
+		}
+	}
+	return open, done, failed
+}
+
 // stopSaysGone reports whether the last Stop, recorded after the command started, did not list
 // it (Claude Code lists every in-flight background task there).
 func stopSaysGone(stop *snapshot.StopRecord, id string, started time.Time) bool {
 	if stop == nil || id == "" || started.IsZero() || !stop.Time.After(started) || stop.BackgroundDropped > 0 {
 		return false
 	}
-	for _, t := range stop.Background {
-		if t.ID == id {
-			return false
-		}
-	}
-	return true
+	return !slices.ContainsFunc(stop.Background, func(t payload.BackgroundTask) bool { return t.ID == id })
 }
 
 func taskList(add func(string, ...any), what string, ts []transcript.Task, dropped int) {
@@ -303,21 +289,11 @@ func taskList(add func(string, ...any), what string, ts []transcript.Task, dropp
 		}
 	}
 	add("- %s, %d item(s), %d not completed:", what, len(ts)+dropped, open)
-	for i, t := range ts {
-		if i == maxTodoLines {
-			more(add, len(ts)-i, "items")
-			break
-		}
-		id := ""
-		if t.ID != "" {
-			id = "#" + t.ID + " "
-		}
-		subject := t.Subject
-		if subject == "" {
-			subject = "(its subject is not in the part read)"
-		}
-		add("  - [%s] %s%s", orUnknown(t.Status), id, subject)
+	for _, t := range ts[:min(len(ts), maxTodoLines)] {
+		subject := cmp.Or(t.Subject, "(its subject is not in the part read)")
+		add("  - [%s] %s%s", orUnknown(t.Status), around("#", t.ID, " "), subject)
 	}
+	more(add, len(ts)-maxTodoLines, "items")
 	more(add, dropped, "items beyond the record's cap")
 }
 
@@ -342,19 +318,17 @@ func more(add func(string, ...any), n int, what string) {
 	}
 }
 
-func planFile(f *transcript.Flight) string {
-	if f.PlanFile == "" {
-		return ""
-	}
-	return " (plan file " + f.PlanFile + ")"
-}
-
-func desc(s string) string {
+// around returns s between before and after; "" when s is empty (an optional part of a line).
+func around(before, s, after string) string {
 	if s == "" {
 		return ""
 	}
-	return " \"" + s + "\""
+	return before + s + after
 }
+
+func planFile(f *transcript.Flight) string { return around(" (plan file ", f.PlanFile, ")") }
+
+func desc(s string) string { return around(` "`, s, `"`) }
 
 func idOr(id, toolUseID string) string {
 	if id != "" {
@@ -363,12 +337,7 @@ func idOr(id, toolUseID string) string {
 	return quoteID(toolUseID) + " (tool call id)"
 }
 
-func orUnknown(s string) string {
-	if s == "" {
-		return "unknown"
-	}
-	return s
-}
+func orUnknown(s string) string { return cmp.Or(s, "unknown") }
 
 func clock(t time.Time) string {
 	if t.IsZero() {

@@ -1,6 +1,8 @@
 package hookevent
 
 import (
+	"cmp"
+	"fmt"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -222,44 +224,35 @@ func actionsLine(ev transcript.Evidence, cut *int) string {
 	return list("Keep verbatim and mark done (already done: do not repeat): ", items, maxActionsLine, cut)
 }
 
-// describeAction is one action in the words of the instructions.
+// actionWords are the words of each kind of action: with its id, and without one (by its
+// command), as fmt formats of the id (1), the verb (2) and the command (3).
+var actionWords = [...]struct{ kind, withID, withCmd string }{
+	{transcript.ActionPush, "pushed %[1]s", "pushed with %[3]s"},
+	{transcript.ActionPR, "PR %[1]s %[2]s", "PR %[2]s with %[3]s"},
+	{transcript.ActionTag, "tag %[1]s created", "tag %[1]s created"},
+	{transcript.ActionRelease, "release %[1]s created", "release created with %[3]s"},
+	{transcript.ActionPublish, "published %[1]s (%[2]s)", "published with %[3]s"},
+	{transcript.ActionDeploy, "deployed with %[3]s", "deployed with %[3]s"},
+	{transcript.ActionIssue, "issue %[1]s created", "issue created with %[3]s"},
+}
+
+// describeAction is one action in the words of the instructions (actionWords; a PR with no
+// verb was created).
 func describeAction(a transcript.Action) string {
 	id := safetext.Field(a.ID, 160)
 	verb := safetext.Field(a.Verb, 40)
-	cmd := "`" + safetext.Field(a.Command, 80) + "`"
-	switch a.Kind {
-	case transcript.ActionPush:
+	if a.Kind == transcript.ActionPR {
+		verb = cmp.Or(verb, "created")
+	}
+	for _, w := range actionWords {
+		if w.kind != a.Kind {
+			continue
+		}
+		format := w.withID
 		if id == "" {
-			return "pushed with " + cmd
+			format = w.withCmd
 		}
-		return "pushed " + id
-	case transcript.ActionPR:
-		if verb == "" {
-			verb = "created"
-		}
-		if id == "" {
-			return "PR " + verb + " with " + cmd
-		}
-		return "PR " + id + " " + verb
-	case transcript.ActionTag:
-		return "tag " + id + " created"
-	case transcript.ActionRelease:
-		if id == "" {
-			return "release created with " + cmd
-		}
-		return "release " + id + " created"
-	case transcript.ActionPublish:
-		if id == "" {
-			return "published with " + cmd
-		}
-		return "published " + id + " (" + verb + ")"
-	case transcript.ActionDeploy:
-		return "deployed with " + cmd
-	case transcript.ActionIssue:
-		if id == "" {
-			return "issue created with " + cmd
-		}
-		return "issue " + id + " created"
+		return fmt.Sprintf(format, id, verb, "`"+safetext.Field(a.Command, 80)+"`")
 	}
 	return ""
 }
@@ -273,32 +266,25 @@ func flightLine(in *snapshot.InFlight, cut *int) string {
 	f := &in.Flight
 	var items []string
 	shown := map[string]bool{}
-	for i := len(f.Background) - 1; i >= 0; i-- {
-		bg := f.Background[i]
-		if bg.Stopped || stopSaysGone(in.Stop, bg.ID, bg.Started) {
-			continue
-		}
-		id := safetext.Field(firstOf(bg.ID, bg.ToolUseID), 60)
+	bgs, _ := openBackground(f, in.Stop)
+	for i := len(bgs) - 1; i >= 0; i-- {
+		bg := bgs[i]
+		id := safetext.Field(cmp.Or(bg.ID, bg.ToolUseID), 60)
 		shown[bg.ID] = true
 		items = append(items, "background command "+id+" (`"+safetext.Field(bg.Command, 60)+"`)")
 	}
-	for i := len(f.Agents) - 1; i >= 0; i-- {
-		a := f.Agents[i]
-		if a.Finished || a.Failed {
-			continue
-		}
+	agents, _, _ := splitAgents(f)
+	for i := len(agents) - 1; i >= 0; i-- {
+		a := agents[i]
 		shown[a.ID] = true
-		items = append(items, "subagent "+safetext.Field(firstOf(a.ID, a.ToolUseID), 60)+" ("+safetext.Field(firstOf(a.Description, a.Type), 60)+")")
+		items = append(items, "subagent "+safetext.Field(cmp.Or(a.ID, a.ToolUseID), 60)+" ("+safetext.Field(cmp.Or(a.Description, a.Type), 60)+")")
 	}
 	for _, ts := range [][]transcript.Task{f.Tasks, f.Todos} {
 		for _, t := range ts {
 			if !t.Unfinished() {
 				continue
 			}
-			id := ""
-			if t.ID != "" {
-				id = " #" + safetext.Field(t.ID, 20)
-			}
+			id := around(" #", safetext.Field(t.ID, 20), "")
 			items = append(items, "task"+id+" \""+safetext.Field(t.Subject, 60)+"\" ("+safetext.Field(t.Status, 20)+")")
 		}
 	}
@@ -307,17 +293,8 @@ func flightLine(in *snapshot.InFlight, cut *int) string {
 			if t.ID == "" || shown[t.ID] {
 				continue
 			}
-			items = append(items, safetext.Field(firstOf(t.Type, "task"), 20)+" "+safetext.Field(t.ID, 60)+" ("+safetext.Field(firstOf(t.Status, "unknown"), 20)+")")
+			items = append(items, safetext.Field(cmp.Or(t.Type, "task"), 20)+" "+safetext.Field(t.ID, 60)+" ("+safetext.Field(orUnknown(t.Status), 20)+")")
 		}
 	}
 	return list("Keep verbatim the work in flight with its ids, as not finished: ", items, maxFlightLine, cut)
-}
-
-func firstOf(ss ...string) string {
-	for _, s := range ss {
-		if s != "" {
-			return s
-		}
-	}
-	return ""
 }

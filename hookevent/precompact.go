@@ -124,7 +124,7 @@ func hold(c *Context, h *payload.Hook, ck checkpoint.Freshness) (Output, bool) {
 	// auto-compaction it goes to the debug log (e2e TestCompactionHoldOnce). So the person is
 	// told on the desktop too (and the status line shows "⚑ /compact-prep").
 	if cfg := c.cfg(); cfg.Notify.Enabled && c.Getenv != nil {
-		n := notify.Notification{Title: "zoneline: auto-compaction held once · " + filepath.Base(h.Cwd),
+		n := notify.Notification{Title: "zoneline: auto-compaction held once · " + notify.ProjectName(h.Cwd),
 			Body:    "No checkpoint yet: run /compact-prep now, then /compact. The next auto-compaction will not be held.",
 			AppName: cfg.Notify.AppName, Urgency: "critical"}
 		if err := (notify.Spawner{Getenv: c.Getenv, StateDir: c.State.Root}).Spawn(n); err != nil {

@@ -2,7 +2,6 @@ package hookevent
 
 import (
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -93,11 +92,27 @@ func Verdicts(d state.Dir, id string) map[int]string {
 			}
 		}
 	}
-	if data, err := state.ReadFile(filepath.Join(dir, ResumeFile), 1<<20); err == nil {
-		var v verdictRecord
-		if jsonscan.DecodeFields(data, &v, verdictFields[:]) == nil && (v.Verdict == OnPlan || v.Verdict == OffPlan) {
-			out[v.N] = v.Verdict
-		}
+	if n, v := ReadVerdict(d, id); v != "" {
+		out[n] = v
 	}
 	return out
+}
+
+// ReadVerdict returns the verdict the resume check left for the status line (ResumeFile, until
+// the next prompt removes it): its compaction and OnPlan or OffPlan; "" when there is none, or
+// the file does not read as one.
+func ReadVerdict(d state.Dir, id string) (n int, verdict string) {
+	path, err := d.SessionFile(id, ResumeFile)
+	if err != nil {
+		return 0, ""
+	}
+	data, err := state.ReadFile(path, 4096)
+	if err != nil {
+		return 0, ""
+	}
+	var v verdictRecord
+	if jsonscan.DecodeFields(data, &v, verdictFields[:]) != nil || v.Verdict != OnPlan && v.Verdict != OffPlan {
+		return 0, ""
+	}
+	return v.N, v.Verdict
 }

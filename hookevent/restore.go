@@ -14,7 +14,6 @@ import (
 	"github.com/zoneline/zoneline/internal/safetext"
 	"github.com/zoneline/zoneline/payload"
 	"github.com/zoneline/zoneline/snapshot"
-	"github.com/zoneline/zoneline/state"
 )
 
 // Restore sizes. Claude Code shows additionalContext over 10,000 characters as a preview, so
@@ -45,12 +44,11 @@ non-idempotent action (push, PR, deploy, migration, message) verify whether it a
 // SessionStart(compact) did not deliver it, else "". It marks the compaction delivered (under
 // the state lock, so of racing prompts only one gets the text).
 func pendingRestore(c *Context, h *payload.Hook) string {
-	if !restorePending(c.State, h.SessionID) {
-		return ""
-	}
 	// Build the text first, then claim the delivery under the lock: a deadline between a claim
 	// and the print would lose the restore.
-	text := func(cs *compactions) (string, int) {
+	// text is the restore of cs's pending compaction; stateErr, when the state could not be
+	// updated.
+	text := func(cs *compactions, stateErr error) (string, int) {
 		n := cs.Pending
 		var rec compactionRecord
 		if r := cs.Record(n); r != nil {
@@ -60,13 +58,13 @@ func pendingRestore(c *Context, h *payload.Hook) string {
 		if at.IsZero() {
 			at = c.now()
 		}
-		return buildRestore(c, h.SessionID, restoreNumber(c, h.SessionID, n), rec.Trigger, at, nil), n
+		return buildRestore(c, h.SessionID, restoreNumber(c, h.SessionID, n), rec.Trigger, at, stateErr), n
 	}
 	cs0, err := loadCompactions(c.State, h.SessionID)
 	if err != nil || cs0.Pending == 0 || cs0.Delivered >= cs0.Pending {
 		return ""
 	}
-	restore, built := text(cs0)
+	restore, built := text(cs0, nil)
 	var n int
 	_, err = updateCompactions(c.State, h.SessionID, func(cs *compactions) bool {
 		if cs.Pending == 0 || cs.Delivered >= cs.Pending {
@@ -84,16 +82,8 @@ func pendingRestore(c *Context, h *payload.Hook) string {
 		// known to be current; the restore goes out (it may come again) with no checkpoint
 		// presented as ground truth.
 		c.State.Log("hook", "UserPromptSubmit: restore state: %v", err)
-		n := cs0.Pending
-		var rec compactionRecord
-		if r := cs0.Record(n); r != nil {
-			rec = *r
-		}
-		at := rec.Time
-		if at.IsZero() {
-			at = c.now()
-		}
-		return buildRestore(c, h.SessionID, restoreNumber(c, h.SessionID, n), rec.Trigger, at, err)
+		restore, _ = text(cs0, err)
+		return restore
 	}
 	if n == 0 {
 		return ""
@@ -104,7 +94,7 @@ func pendingRestore(c *Context, h *payload.Hook) string {
 			cs1 = &compactions{}
 		}
 		cs1.Pending = n
-		restore, _ = text(cs1)
+		restore, _ = text(cs1, nil)
 	}
 	armResume(c, h, n, restore, true) // resume.go
 	return restore
@@ -251,20 +241,4 @@ func fitLines(text string, budget int) (string, bool) {
 		}
 	}
 	return text[:end], true
-}
-
-// restorePending reads "pending" and "delivered" of the compaction state, with jsonscan:
-// every prompt asks, so the common "nothing pending" answer must not pay encoding/json's
-// first-use cost. A state that does not read says no; the locked update re-checks anyway.
-func restorePending(d state.Dir, id string) bool {
-	path, err := compactionsPath(d, id)
-	if err != nil {
-		return false
-	}
-	data, err := state.ReadPrivate(path, maxStateFile)
-	if err != nil {
-		return false
-	}
-	var cs compactions
-	return cs.Decode(data) == nil && cs.Pending != 0 && cs.Delivered < cs.Pending
 }

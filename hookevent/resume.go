@@ -1,9 +1,11 @@
 package hookevent
 
 import (
+	"cmp"
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -182,9 +184,7 @@ func resumeCheck(c *Context, h *payload.Hook) {
 		}
 		calls = calls[p.Skip:]
 	}
-	if p.Cwd == "" {
-		p.Cwd = h.Cwd
-	}
+	p.Cwd = cmp.Or(p.Cwd, h.Cwd)
 	verdict, call := judge(calls, &p, c.State.Root)
 	if verdict == "" {
 		wait() // only neutral calls so far: a next turn decides
@@ -244,12 +244,7 @@ func onPlan(cl transcript.Call, p *resumePending) bool {
 	if cl.Name == "Bash" {
 		return isNextCommand(cl.Command, p.Next.Commands)
 	}
-	for _, nf := range p.Next.Files {
-		if sameFile(cl.File, nf, p.Cwd) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(p.Next.Files, func(nf string) bool { return sameFile(cl.File, nf, p.Cwd) })
 }
 
 // neutral reports whether a call changes nothing the check judges: reading, searching, the
@@ -277,16 +272,9 @@ func recoveryStep(cl transcript.Call, p *resumePending, stateRoot string) bool {
 	if cl.File == "" {
 		return false
 	}
-	if sameFile(cl.File, p.Checkpoint, "") || sameFile(cl.File, p.Snapshot, "") ||
-		(stateRoot != "" && strings.HasPrefix(filepath.Clean(cl.File), stateRoot+string(filepath.Separator))) {
-		return true
-	}
-	for _, f := range p.Recovery.Files {
-		if sameFile(cl.File, f, p.Cwd) {
-			return true
-		}
-	}
-	return false
+	return sameFile(cl.File, p.Checkpoint, "") || sameFile(cl.File, p.Snapshot, "") ||
+		(stateRoot != "" && strings.HasPrefix(filepath.Clean(cl.File), stateRoot+string(filepath.Separator))) ||
+		slices.ContainsFunc(p.Recovery.Files, func(f string) bool { return sameFile(cl.File, f, p.Cwd) })
 }
 
 // sameFile reports whether path (from a tool call, absolute) and name (absolute, or relative to
@@ -320,7 +308,7 @@ func describeCall(cl transcript.Call) string {
 	return safetext.Field(cl.Name, 60)
 }
 
-// writeVerdict writes ResumeFile (verdictFields: the status line reads its "verdict").
+// writeVerdict writes ResumeFile (verdictFields; ReadVerdict reads it back).
 func writeVerdict(d state.Dir, id string, n int, verdict, call, next string, now time.Time) error {
 	path, err := d.SessionFile(id, ResumeFile)
 	if err != nil {
@@ -345,11 +333,7 @@ func notifyOffPlan(c *Context, h *payload.Hook, n int, call, next string) {
 	if created, err := state.CreateExclusive(claim, nil); err != nil || !created {
 		return
 	}
-	project := filepath.Base(h.Cwd)
-	if h.Cwd == "" || project == "." || project == "/" {
-		project = "Claude Code"
-	}
-	note := notify.Notification{Title: "zoneline: off plan after compaction · " + safetext.Field(project, 60),
+	note := notify.Notification{Title: "zoneline: off plan after compaction · " + safetext.Field(notify.ProjectName(h.Cwd), 60),
 		Body:    safetext.Field("First action: "+call+". The checkpoint's Next: "+next+". Ask the agent what its next action is.", 400),
 		AppName: cfg.Notify.AppName, Urgency: cfg.Notify.Urgency}
 	if err := (notify.Spawner{Getenv: c.Getenv, StateDir: c.State.Root}).Spawn(note); err != nil {

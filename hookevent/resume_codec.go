@@ -10,7 +10,7 @@ import (
 
 // The resume check's files, each one key table (jsonscan.Field) that reads and writes it: the
 // pending check (ResumePendingFile, resumePending) and the verdict (ResumeFile, verdictRecord;
-// the status line reads its "verdict" alone). The pending file keeps the keys encoding/json gave
+// read back by ReadVerdict, for the status line and Verdicts). The pending file keeps the keys encoding/json gave
 // it ("Next", "Recovery" with "Commands" and "Files"), so a check armed by an older zoneline is
 // still read.
 

@@ -41,10 +41,8 @@ var restoreText = pendingRestore
 // marks it delivered (exactly once, whatever races). A prompt that is itself /compact,
 // /compact-prep or a request for a checkpoint consumes the nudge without showing it.
 func nudge(c *Context, h *payload.Hook) (string, bool) {
-	if c.Config != nil && !c.Config.Warning.Nudge {
-		return "", false
-	}
-	if !state.ValidSessionID(h.SessionID) {
+	cfg := c.cfg()
+	if !cfg.Warning.Nudge || !state.ValidSessionID(h.SessionID) {
 		return "", false
 	}
 	m, err := notify.TakeNudge(c.State, h.SessionID)
@@ -58,11 +56,7 @@ func nudge(c *Context, h *payload.Hook) (string, bool) {
 		c.State.Info("hook", "UserPromptSubmit: nudge (%s) consumed: the prompt already asks for it", m.Tier)
 		return "", false
 	}
-	tmpl := ""
-	if c.Config != nil {
-		tmpl = c.Config.Warning.NudgeText
-	}
 	// The step the statusline's ⚑ hint names too (notify.NextStep).
-	step := notify.NextStep(c.State, h.SessionID, c.now(), time.Duration(c.cfg().Checkpoint.StaleMinutes)*time.Minute)
-	return notify.Text(tmpl, m, step), true
+	step := notify.NextStep(c.State, h.SessionID, c.now(), time.Duration(cfg.Checkpoint.StaleMinutes)*time.Minute)
+	return notify.Text(cfg.Warning.NudgeText, m, step), true
 }

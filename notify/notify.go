@@ -46,17 +46,15 @@ const (
 // tiersDown is every tier, highest first: the order crossings are claimed in.
 var tiersDown = []Tier{Imminent, Dumb, Warn}
 
+// tierNames are the tiers' config names, by tier.
+var tierNames = [numTiers]string{"", "warn", "dumb", "imminent"}
+
 // String returns the tier's config name: "warn", "dumb", "imminent" ("" for None).
 func (t Tier) String() string {
-	switch t {
-	case Warn:
-		return "warn"
-	case Dumb:
-		return "dumb"
-	case Imminent:
-		return "imminent"
+	if t < None || t >= numTiers {
+		return ""
 	}
-	return ""
+	return tierNames[t]
 }
 
 // ParseTier returns the tier named s.
@@ -310,11 +308,8 @@ func Check(dir state.Dir, in Input) (Result, error) {
 	// The notification goes with the highest crossed tier that notifies, and only from the
 	// process that creates its marker: of racing renders, exactly one sends it.
 	notifyTier := None
-	for _, t := range crossed {
-		if slices.Contains(in.Policy.Notify, t) {
-			notifyTier = t
-			break
-		}
+	if i := slices.IndexFunc(crossed, func(t Tier) bool { return slices.Contains(in.Policy.Notify, t) }); i >= 0 {
+		notifyTier = crossed[i]
 	}
 	pending := None
 	var notified *Marker
@@ -329,7 +324,7 @@ func Check(dir state.Dir, in Input) (Result, error) {
 			Time: in.Now.UTC(), Nudge: slices.Contains(in.Policy.Nudge, t),
 			Notify: t == notifyTier && in.Spawn != nil,
 		}
-		created, err := createExclusive(filepath.Join(sdir, markerName(res.Epoch, t)), m.appendJSON(nil))
+		created, err := state.Claim(filepath.Join(sdir, markerName(res.Epoch, t)), m.appendJSON(nil))
 		if err != nil {
 			return res, err
 		}
@@ -347,7 +342,7 @@ func Check(dir state.Dir, in Input) (Result, error) {
 	if pending != None {
 		// A flag: when one is already there, the hook's re-scan finds this marker too.
 		data := `{"epoch":` + strconv.Itoa(res.Epoch) + `,"tier":"` + pending.String() + "\"}\n"
-		if _, err := createExclusive(filepath.Join(sdir, pendingName), []byte(data)); err != nil {
+		if _, err := state.Claim(filepath.Join(sdir, pendingName), []byte(data)); err != nil {
 			return res, err
 		}
 	}
@@ -385,7 +380,7 @@ func advance(sdir string, e int, reason string, now time.Time) (int, error) {
 	data := append(strconv.AppendInt([]byte(`{"epoch":`), int64(e+1), 10), `,"reason":`...)
 	data = jsonscan.AppendString(data, reason)
 	data = append(now.UTC().AppendFormat(append(data, `,"time":"`...), time.RFC3339Nano), "\"}\n"...)
-	created, err := createExclusive(filepath.Join(sdir, state.EpochName(e+1)), data)
+	created, err := state.Claim(filepath.Join(sdir, state.EpochName(e+1)), data)
 	if err != nil {
 		return e, err
 	}
@@ -486,7 +481,3 @@ func Markers(dir state.Dir, sessionID string) (epoch int, ms []*Marker, err erro
 	}
 	return sc.epoch, ms, nil
 }
-
-// createExclusive claims a marker, epoch or delivery file: state.Claim (no fsync; exactly one
-// racer wins).
-func createExclusive(path string, data []byte) (bool, error) { return state.Claim(path, data) }

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -105,7 +106,7 @@ func TakeNudge(dir state.Dir, sessionID string) (*Marker, error) {
 		if !m.Nudge {
 			continue
 		}
-		won, err := createExclusive(filepath.Join(sdir, state.DeliveredName(sc.epoch, t.String())), []byte(time.Now().UTC().Format(time.RFC3339)+"\n"))
+		won, err := state.Claim(filepath.Join(sdir, state.DeliveredName(sc.epoch, t.String())), []byte(time.Now().UTC().Format(time.RFC3339)+"\n"))
 		if err != nil {
 			return best, err
 		}
@@ -127,9 +128,7 @@ func Text(tmpl string, m *Marker, step Step) string {
 	case strings.TrimSpace(tmpl) == "":
 		tmpl = DefaultNudge
 	}
-	if step == "" {
-		step = StepPrep
-	}
+	step = cmp.Or(step, StepPrep)
 	toCompact := "is off"
 	if m.AutoCompact > 0 {
 		toCompact = "in ~" + Tokens(max(m.AutoCompact-m.Tokens, 0)) + " tokens"
@@ -147,11 +146,7 @@ func Text(tmpl string, m *Marker, step Step) string {
 		"{threshold}", Tokens(m.Threshold),
 		"{next}", string(step),
 	)
-	s := r.Replace(tmpl)
-	if rs := []rune(s); len(rs) > MaxNudge {
-		s = string(rs[:MaxNudge-1]) + "…"
-	}
-	return s
+	return safetext.Cut(r.Replace(tmpl), MaxNudge)
 }
 
 // Skip reports whether a prompt already does what the nudge asks: /compact, /compact-prep, or
@@ -163,12 +158,8 @@ func Skip(prompt string) bool {
 	}
 	// A prompt that asks for the checkpoint in words: narrow phrases only, so a prompt that
 	// merely mentions a checkpoint (a parser, a test) does not use up the nudge.
-	for _, phrase := range []string{"compact-prep", "zoneline checkpoint", "write a checkpoint", "write the checkpoint", "checkpoint before compact"} {
-		if strings.Contains(p, phrase) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc([]string{"compact-prep", "zoneline checkpoint", "write a checkpoint", "write the checkpoint", "checkpoint before compact"},
+		func(phrase string) bool { return strings.Contains(p, phrase) })
 }
 
 // Tokens formats a token count for people: 950, 12k, 152k, 1.2M.

@@ -32,13 +32,20 @@ type Notification struct {
 // (/compact-prep, then /compact).
 func NotificationFor(m *Marker, p Policy) Notification { return NotificationForStep(m, p, StepPrep) }
 
+// ProjectName is how a notification's title names the project in dir: the folder's name;
+// "Claude Code" when dir names none.
+func ProjectName(dir string) string {
+	project := filepath.Base(dir)
+	if dir == "" || project == "." || project == string(filepath.Separator) {
+		return "Claude Code"
+	}
+	return project
+}
+
 // NotificationForStep is NotificationFor naming step as the next one (NextStep): with a fresh
 // checkpoint written, /compact.
 func NotificationForStep(m *Marker, p Policy, step Step) Notification {
-	project := filepath.Base(m.Project)
-	if m.Project == "" || project == "." || project == string(filepath.Separator) {
-		project = "Claude Code"
-	}
+	project := ProjectName(m.Project)
 	title := "zoneline: " + strings.ToUpper(m.Zone) + " zone · " + project
 	if m.Tier == Imminent.String() {
 		title = "zoneline: auto-compact imminent · " + project

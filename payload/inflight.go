@@ -1,5 +1,11 @@
 package payload
 
+import (
+	"strconv"
+
+	"github.com/zoneline/zoneline/internal/jsonscan"
+)
+
 // MaxInFlight is how many background tasks or crons of one Stop payload are kept; the rest are
 // counted in BackgroundDropped and CronsDropped.
 const MaxInFlight = 100
@@ -24,12 +30,13 @@ type Cron struct {
 	Prompt    string `json:"prompt"`
 }
 
-// InFlight is what Stop says is in flight.
+// InFlight is what Stop says is in flight (Hook.InFlight); the Stop record
+// (snapshot.StopRecord) keeps it under the keys of these tags.
 type InFlight struct {
-	Background        []BackgroundTask
-	BackgroundDropped int
-	Crons             []Cron
-	CronsDropped      int
+	Background        []BackgroundTask `json:"background"`
+	BackgroundDropped int              `json:"background_dropped"`
+	Crons             []Cron           `json:"crons"`
+	CronsDropped      int              `json:"crons_dropped"`
 }
 
 // Empty reports whether nothing is in flight.
@@ -37,20 +44,38 @@ func (f *InFlight) Empty() bool {
 	return len(f.Background) == 0 && len(f.Crons) == 0 && f.BackgroundDropped == 0 && f.CronsDropped == 0
 }
 
-// The key tables of Stop's in-flight work (jsonscan.Field).
-var (
-	backgroundFields = [...]field[BackgroundTask]{
-		{Key: "id", Read: func(s *scanner, t *BackgroundTask) error { return s.String(&t.ID) }},
-		{Key: "type", Read: func(s *scanner, t *BackgroundTask) error { return s.String(&t.Type) }},
-		{Key: "status", Read: func(s *scanner, t *BackgroundTask) error { return s.String(&t.Status) }},
-		{Key: "description", Read: func(s *scanner, t *BackgroundTask) error { return s.String(&t.Description) }},
-		{Key: "command", Read: func(s *scanner, t *BackgroundTask) error { return s.String(&t.Command) }},
-		{Key: "agent_type", Read: func(s *scanner, t *BackgroundTask) error { return s.String(&t.AgentType) }},
+// MapStrings passes every string of every entry through fn, in place (redaction, sanitizing).
+func (f *InFlight) MapStrings(fn func(string) string) {
+	for i := range f.Background {
+		t := &f.Background[i]
+		for _, s := range [...]*string{&t.ID, &t.Type, &t.Status, &t.Description, &t.Command, &t.AgentType} {
+			*s = fn(*s)
+		}
 	}
-	cronFields = [...]field[Cron]{
-		{Key: "id", Read: func(s *scanner, c *Cron) error { return s.String(&c.ID) }},
-		{Key: "schedule", Read: func(s *scanner, c *Cron) error { return s.String(&c.Schedule) }},
-		{Key: "recurring", Read: func(s *scanner, c *Cron) error { return s.Bool(&c.Recurring) }},
-		{Key: "prompt", Read: func(s *scanner, c *Cron) error { return s.String(&c.Prompt) }},
+	for i := range f.Crons {
+		c := &f.Crons[i]
+		for _, s := range [...]*string{&c.ID, &c.Schedule, &c.Prompt} {
+			*s = fn(*s)
+		}
+	}
+}
+
+// BackgroundFields and CronFields are the key tables (jsonscan.Field) of Stop's in-flight
+// entries: the payload's, read by Hook, and the Stop record's (snapshot.StopRecord), which
+// writes every key, empty or not.
+var (
+	BackgroundFields = [...]field[BackgroundTask]{
+		{Key: "id", Read: func(s *scanner, t *BackgroundTask) error { return s.String(&t.ID) }, Write: func(b []byte, t *BackgroundTask) []byte { return jsonscan.AppendString(b, t.ID) }},
+		{Key: "type", Read: func(s *scanner, t *BackgroundTask) error { return s.String(&t.Type) }, Write: func(b []byte, t *BackgroundTask) []byte { return jsonscan.AppendString(b, t.Type) }},
+		{Key: "status", Read: func(s *scanner, t *BackgroundTask) error { return s.String(&t.Status) }, Write: func(b []byte, t *BackgroundTask) []byte { return jsonscan.AppendString(b, t.Status) }},
+		{Key: "description", Read: func(s *scanner, t *BackgroundTask) error { return s.String(&t.Description) }, Write: func(b []byte, t *BackgroundTask) []byte { return jsonscan.AppendString(b, t.Description) }},
+		{Key: "command", Read: func(s *scanner, t *BackgroundTask) error { return s.String(&t.Command) }, Write: func(b []byte, t *BackgroundTask) []byte { return jsonscan.AppendString(b, t.Command) }},
+		{Key: "agent_type", Read: func(s *scanner, t *BackgroundTask) error { return s.String(&t.AgentType) }, Write: func(b []byte, t *BackgroundTask) []byte { return jsonscan.AppendString(b, t.AgentType) }},
+	}
+	CronFields = [...]field[Cron]{
+		{Key: "id", Read: func(s *scanner, c *Cron) error { return s.String(&c.ID) }, Write: func(b []byte, c *Cron) []byte { return jsonscan.AppendString(b, c.ID) }},
+		{Key: "schedule", Read: func(s *scanner, c *Cron) error { return s.String(&c.Schedule) }, Write: func(b []byte, c *Cron) []byte { return jsonscan.AppendString(b, c.Schedule) }},
+		{Key: "recurring", Read: func(s *scanner, c *Cron) error { return s.Bool(&c.Recurring) }, Write: func(b []byte, c *Cron) []byte { return strconv.AppendBool(b, c.Recurring) }},
+		{Key: "prompt", Read: func(s *scanner, c *Cron) error { return s.String(&c.Prompt) }, Write: func(b []byte, c *Cron) []byte { return jsonscan.AppendString(b, c.Prompt) }},
 	}
 )

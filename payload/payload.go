@@ -130,20 +130,9 @@ var ErrTooLarge = errors.New("zoneline: payload larger than 1 MiB, cut")
 // Read reads at most MaxInput bytes of r. It returns ErrTooLarge with the first MaxInput bytes
 // when there is more.
 func Read(r io.Reader) ([]byte, error) {
-	buf := make([]byte, 0, 4096)
-	lr := &io.LimitedReader{R: r, N: MaxInput + 1}
-	for {
-		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)]
-		}
-		n, err := lr.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return buf, fmt.Errorf("zoneline: reading stdin: %w", err)
-		}
+	buf, err := io.ReadAll(io.LimitReader(r, MaxInput+1))
+	if err != nil {
+		return buf, fmt.Errorf("zoneline: reading stdin: %w", err)
 	}
 	if len(buf) > MaxInput {
 		return buf[:MaxInput], ErrTooLarge
@@ -163,10 +152,7 @@ func Complete(data []byte) bool {
 // object it returns an empty payload and the error.
 func DecodeStatusline(data []byte) (*Statusline, error) {
 	var p Statusline
-	err := jsonscan.Decode(data, func(s *jsonscan.Scanner, k []byte) error {
-		return jsonscan.ReadField(s, k, &p, statuslineFields[:])
-	})
-	err, syntax := decodeErr(err)
+	err, syntax := decodeErr(jsonscan.DecodeFields(data, &p, statuslineFields[:]))
 	if syntax {
 		return &Statusline{}, err
 	}
@@ -255,10 +241,10 @@ var (
 		{Key: "permission_mode", Read: func(s *scanner, h *Hook) error { return s.String(&h.PermissionMode) }},
 		{Key: "background_tasks", Read: func(s *scanner, h *Hook) error { // Stop (inflight.go)
 			f := &h.InFlight
-			return jsonscan.ReadList(s, &f.Background, MaxInFlight, &f.BackgroundDropped, backgroundFields[:])
+			return jsonscan.ReadList(s, &f.Background, MaxInFlight, &f.BackgroundDropped, BackgroundFields[:])
 		}},
 		{Key: "session_crons", Read: func(s *scanner, h *Hook) error {
-			return jsonscan.ReadList(s, &h.InFlight.Crons, MaxInFlight, &h.InFlight.CronsDropped, cronFields[:])
+			return jsonscan.ReadList(s, &h.InFlight.Crons, MaxInFlight, &h.InFlight.CronsDropped, CronFields[:])
 		}},
 		{Key: "last_assistant_message", Read: func(s *scanner, h *Hook) error { return s.String(&h.LastAssistantMessage) }},
 	}

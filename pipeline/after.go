@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"cmp"
 	"errors"
 	"strconv"
 	"strings"
@@ -115,10 +116,7 @@ func (c *Context) checkWarning(r Rendered) {
 	if r.View.Tier == statusline.TierReady {
 		step = notify.StepCompact
 	}
-	route := r.route
-	if route == "" {
-		route = "statusline"
-	}
+	route := cmp.Or(r.route, "statusline")
 	res, err := notify.Check(c.State, notify.Input{
 		Step:    step,
 		Session: r.session, Known: r.Warning.Known, Levels: r.Warning.Levels, Policy: r.Warning.Policy,

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"cmp"
 	"path/filepath"
 	"strings"
 	"time"
@@ -85,10 +86,7 @@ func (c *Context) Render(data []byte, readErr error, cfg *config.Config, cfgErr 
 	v := statusline.View{Problems: problems}
 	modelID := p.ModelID()
 	if p.Model != nil {
-		v.Model = p.Model.DisplayName
-		if v.Model == "" {
-			v.Model = modelID
-		}
+		v.Model = cmp.Or(p.Model.DisplayName, modelID)
 	}
 	var size int64
 	if p.ContextWindow != nil {
@@ -192,7 +190,7 @@ func (c *Context) session(r *Rendered, v *statusline.View, modelID string, live 
 	p := r.Payload
 	if !state.ValidSessionID(p.SessionID) || !c.State.Usable() {
 		if p.SessionID != "" && !state.ValidSessionID(p.SessionID) {
-			c.State.Log("statusline", "session id %q is not a UUID: no state kept", Truncate(p.SessionID, 80))
+			c.State.Log("statusline", "session id %q is not a UUID: no state kept", safetext.Cut(p.SessionID, 80))
 		}
 		return
 	}

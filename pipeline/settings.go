@@ -22,54 +22,47 @@ func (c *Context) CompactInput(cfg *config.Config, window int64, projectDir stri
 		EnvDisableAuto: c.Getenv("DISABLE_AUTO_COMPACT"),
 		EnvDisableAll:  c.Getenv("DISABLE_COMPACT"),
 		Override:       cfg.AutoCompact.Point,
+		OverrideOff:    cfg.AutoCompact.Enabled != nil && !*cfg.AutoCompact.Enabled,
 	}
-	if cfg.AutoCompact.Enabled != nil && !*cfg.AutoCompact.Enabled {
-		in.OverrideOff = true
-	}
-	for _, f := range settingsFiles(c.ClaudeDir, projectDir) {
-		if on, window, set := claudeSettings(f); set {
-			if on != nil {
-				in.SettingsOn = on
-			}
-			if window != 0 {
-				in.SettingsWindow = window
-			}
+	for _, f := range settingsFiles(c.ClaudeDir, projectDir) { // a later file overrides what it sets
+		on, window := claudeSettings(f)
+		if on != nil {
+			in.SettingsOn = on
+		}
+		if window != 0 {
+			in.SettingsWindow = window
 		}
 	}
 	return in
 }
 
 // claudeSettings reads autoCompactEnabled and autoCompactWindow from one of Claude Code's
-// settings files (jsonscan: no encoding/json on the hot path). set reports whether the file
-// sets them.
-func claudeSettings(path string) (enabled *bool, window int64, set bool) {
+// settings files (jsonscan: no encoding/json on the hot path): nil and 0 for a key the file
+// does not set (or a file that does not read).
+func claudeSettings(path string) (enabled *bool, window int64) {
 	data, err := state.ReadFile(path, 1<<20)
 	if err != nil {
-		return nil, 0, false
+		return nil, 0
 	}
 	var v autoCompact
 	if err := jsonscan.DecodeFields(data, &v, autoCompactFields[:]); err != nil && !errors.As(err, new(*jsonscan.TypeError)) {
-		return nil, 0, false
+		return nil, 0
 	}
-	return v.enabled, v.window, v.set
+	return v.enabled, v.window
 }
 
-// autoCompact is what a settings file says of auto-compact; set: it names either key.
+// autoCompact is what a settings file says of auto-compact.
 type autoCompact struct {
 	enabled *bool
 	window  int64
-	set     bool
 }
 
 var autoCompactFields = [...]jsonscan.Field[autoCompact]{
-	{Key: "autoCompactEnabled", Read: func(s *jsonscan.Scanner, v *autoCompact) error {
-		v.set = true
-		return s.BoolPtr(&v.enabled)
-	}},
+	{Key: "autoCompactEnabled", Read: func(s *jsonscan.Scanner, v *autoCompact) error { return s.BoolPtr(&v.enabled) }},
 	{Key: "autoCompactWindow", Read: func(s *jsonscan.Scanner, v *autoCompact) error {
 		raw, err := s.Raw()
 		if n, perr := strconv.ParseInt(string(raw), 10, 64); perr == nil {
-			v.window, v.set = n, true
+			v.window = n
 		}
 		return err
 	}},

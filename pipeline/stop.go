@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"cmp"
 	"errors"
 	"os"
 	"strings"
@@ -42,7 +43,7 @@ func (c *Context) StopWarning(cfg *config.Config, h *payload.Hook) error {
 		if h.SessionID == "" {
 			return errors.New("no session_id in the payload")
 		}
-		return errors.New("session id " + Truncate(h.SessionID, 80) + " is not a UUID: no state kept")
+		return errors.New("session id " + safetext.Cut(h.SessionID, 80) + " is not a UUID: no state kept")
 	}
 	if h.TranscriptPath == "" {
 		return errNoTranscript
@@ -71,17 +72,11 @@ func (c *Context) StopWarning(cfg *config.Config, h *payload.Hook) error {
 
 	modelID := t.Model
 	seen := s.ModelID != "" && (modelID == "" || sameModel(s.ModelID, modelID))
-	if seen {
-		modelID = s.ModelID
-	}
 	var size int64
 	if seen {
-		size = s.Window // what the status line last saw (0: never)
+		modelID, size = s.ModelID, s.Window // what the status line last saw (window 0: never)
 	}
-	project := s.Project
-	if project == "" {
-		project = h.Cwd
-	}
+	project := cmp.Or(s.Project, h.Cwd)
 	var tokens int64
 	if t.Found {
 		tokens = t.Tokens
@@ -106,12 +101,7 @@ func (c *Context) StopWarning(cfg *config.Config, h *payload.Hook) error {
 			s.Model = displayName(modelID)
 		}
 	}
-	if s.Cwd == "" {
-		s.Cwd = h.Cwd
-	}
-	if s.Project == "" {
-		s.Project = h.Cwd
-	}
+	s.Cwd, s.Project = cmp.Or(s.Cwd, h.Cwd), cmp.Or(s.Project, h.Cwd)
 	s.AutoCompact = rs.Compact.Point
 	r.session, r.saved, r.loaded, r.changed = s, before, loadErr == nil, !s.Same(before)
 	c.After(r, -1)

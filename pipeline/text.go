@@ -48,14 +48,5 @@ func ConfigProblem(err error) string {
 
 // ShortErr is an error as a ⚠ segment shows it: one line, no "zoneline: ", at most 60 runes.
 func ShortErr(err error) string {
-	return Truncate(strings.TrimPrefix(safetext.Field(err.Error(), 0), "zoneline: "), 60)
-}
-
-// Truncate cuts s to n runes, the last an ellipsis.
-func Truncate(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
+	return safetext.Cut(strings.TrimPrefix(safetext.Field(err.Error(), 0), "zoneline: "), 60)
 }

@@ -2,10 +2,10 @@ package snapshot
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
+	"math"
 	"os"
-	"strconv"
+	"slices"
 	"time"
 
 	"github.com/zoneline/zoneline/internal/jsonscan"
@@ -49,18 +49,31 @@ type Peer struct {
 	Updated   time.Time `json:"updated"`
 }
 
-// StopRecord is what one Stop payload listed as in flight, sanitized and bounded.
+// StopRecord is what one Stop payload listed as in flight, sanitized and bounded: the payload's
+// entries (payload.InFlight, its keys) and when.
 type StopRecord struct {
-	Time              time.Time                `json:"time"`
-	Background        []payload.BackgroundTask `json:"background"`
-	BackgroundDropped int                      `json:"background_dropped"`
-	Crons             []payload.Cron           `json:"crons"`
-	CronsDropped      int                      `json:"crons_dropped"`
+	Time time.Time `json:"time"`
+	payload.InFlight
 }
 
-// Empty reports whether the record lists nothing.
-func (r *StopRecord) Empty() bool {
-	return r == nil || len(r.Background) == 0 && len(r.Crons) == 0 && r.BackgroundDropped == 0 && r.CronsDropped == 0
+// stopFields is the Stop record's key table (jsonscan.Field); sameEntries expects "background"
+// right after "time".
+var stopFields = [...]jsonscan.Field[StopRecord]{
+	{Key: "time", Read: func(s *jsonscan.Scanner, r *StopRecord) error { return s.Time(&r.Time) }, Write: func(b []byte, r *StopRecord) []byte { return jsonscan.AppendTime(b, r.Time) }},
+	{Key: "background", Read: func(s *jsonscan.Scanner, r *StopRecord) error {
+		return jsonscan.ReadList(s, &r.Background, payload.MaxInFlight, &r.BackgroundDropped, payload.BackgroundFields[:])
+	}, Write: func(b []byte, r *StopRecord) []byte {
+		return jsonscan.AppendList(b, r.Background, payload.BackgroundFields[:])
+	}},
+	{Key: "background_dropped", Read: func(s *jsonscan.Scanner, r *StopRecord) error { return s.Count(&r.BackgroundDropped, math.MaxInt32) }, Write: func(b []byte, r *StopRecord) []byte {
+		return jsonscan.AppendInt(b, int64(r.BackgroundDropped), false)
+	}},
+	{Key: "crons", Read: func(s *jsonscan.Scanner, r *StopRecord) error {
+		return jsonscan.ReadList(s, &r.Crons, payload.MaxInFlight, &r.CronsDropped, payload.CronFields[:])
+	}, Write: func(b []byte, r *StopRecord) []byte { return jsonscan.AppendList(b, r.Crons, payload.CronFields[:]) }},
+	{Key: "crons_dropped", Read: func(s *jsonscan.Scanner, r *StopRecord) error { return s.Count(&r.CronsDropped, math.MaxInt32) }, Write: func(b []byte, r *StopRecord) []byte {
+		return jsonscan.AppendInt(b, int64(r.CronsDropped), false)
+	}},
 }
 
 // StopPath returns the session's Stop record path.
@@ -78,22 +91,18 @@ func RecordStop(d state.Dir, id string, f *payload.InFlight, now time.Time) erro
 		return err
 	}
 	old, err := state.ReadFile(path, maxStopFile)
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		if f.Empty() {
+	if err != nil && f.Empty() {
+		if errors.Is(err, os.ErrNotExist) {
 			return nil
 		}
-	case err != nil:
-		if f.Empty() {
-			return err
-		}
+		return err
 	}
-	b := appendStop(nil, f, now)
+	r := &StopRecord{Time: now.UTC(), InFlight: *f}
+	r.Background, r.Crons = slices.Clone(f.Background), slices.Clone(f.Crons)
+	r.MapStrings(func(v string) string { return safetext.Field(v, MaxStopText) })
+	b := append(jsonscan.AppendObject(nil, r, stopFields[:], ""), '\n')
 	if err == nil && sameEntries(old, b) {
-		if terr := os.Chtimes(path, now, now); terr != nil {
-			return terr
-		}
-		return nil
+		return os.Chtimes(path, now, now)
 	}
 	if _, err := d.Session(id); err != nil {
 		return err
@@ -105,59 +114,11 @@ func RecordStop(d state.Dir, id string, f *payload.InFlight, now time.Time) erro
 	return nil
 }
 
-// sameEntries reports whether two records (appendStop's text) list the same, their times aside.
+// sameEntries reports whether two records (stopFields' text) list the same, their times aside.
 func sameEntries(a, b []byte) bool {
 	const from = `,"background":[`
 	i, j := bytes.Index(a, []byte(from)), bytes.Index(b, []byte(from))
 	return i >= 0 && j >= 0 && bytes.Equal(a[i:], b[j:])
-}
-
-func appendStop(b []byte, f *payload.InFlight, now time.Time) []byte {
-	str := func(b []byte, key, v string, comma bool) []byte {
-		b = append(b, '"')
-		b = append(b, key...)
-		b = append(b, `":`...)
-		b = jsonscan.AppendString(b, safetext.Clip(redact.String(v), MaxStopText))
-		if comma {
-			b = append(b, ',')
-		}
-		return b
-	}
-	b = append(b, `{"time":`...)
-	b = jsonscan.AppendString(b, now.UTC().Format(time.RFC3339Nano))
-	b = append(b, `,"background":[`...)
-	for i, t := range f.Background {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, '{')
-		b = str(b, "id", t.ID, true)
-		b = str(b, "type", t.Type, true)
-		b = str(b, "status", t.Status, true)
-		b = str(b, "description", t.Description, true)
-		b = str(b, "command", t.Command, true)
-		b = str(b, "agent_type", t.AgentType, false)
-		b = append(b, '}')
-	}
-	b = append(b, `],"background_dropped":`...)
-	b = strconv.AppendInt(b, int64(f.BackgroundDropped), 10)
-	b = append(b, `,"crons":[`...)
-	for i, c := range f.Crons {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, '{')
-		b = str(b, "id", c.ID, true)
-		b = str(b, "schedule", c.Schedule, true)
-		b = append(b, `"recurring":`...)
-		b = strconv.AppendBool(b, c.Recurring)
-		b = append(b, ',')
-		b = str(b, "prompt", c.Prompt, false)
-		b = append(b, '}')
-	}
-	b = append(b, `],"crons_dropped":`...)
-	b = strconv.AppendInt(b, int64(f.CronsDropped), 10)
-	return append(b, "}\n"...)
 }
 
 // LoadStop reads the session's Stop record; nil when there is none or it does not read. Its
@@ -173,7 +134,7 @@ func LoadStop(d state.Dir, id string) (*StopRecord, error) {
 		return nil, err
 	}
 	r := &StopRecord{}
-	if err := json.Unmarshal(data, r); err != nil {
+	if err := jsonscan.DecodeFields(data, r, stopFields[:]); err != nil {
 		return nil, errors.New("zoneline: " + path + ": " + err.Error())
 	}
 	if fi, err := os.Lstat(path); err == nil && fi.ModTime().After(r.Time) {
@@ -242,12 +203,6 @@ func (in *InFlight) redact() {
 	}
 	f.PlanFile = redact.String(f.PlanFile)
 	if r := in.Stop; r != nil {
-		for i := range r.Background {
-			t := &r.Background[i]
-			t.Command, t.Description = redact.String(t.Command), redact.String(t.Description)
-		}
-		for i := range r.Crons {
-			r.Crons[i].Prompt = redact.String(r.Crons[i].Prompt)
-		}
+		r.MapStrings(redact.String)
 	}
 }

@@ -92,3 +92,58 @@ func TestSnapshotRedactsBeforeCut(t *testing.T) {
 		t.Errorf("the token (or its head) is in the snapshot: %s", data)
 	}
 }
+
+// TestStopRecordCodec: the Stop record written through its key table reads back the same,
+// through LoadStop and through encoding/json (the snapshot file carries it), every string
+// sanitized and cut; a record of another shape is an error naming the file.
+func TestStopRecordCodec(t *testing.T) {
+	d := state.Dir{Root: filepath.Join(t.TempDir(), "state")}
+	self := "11111111-1111-4111-8111-111111111111"
+	now := time.Date(2026, 12, 1, 9, 0, 0, 123, time.UTC)
+	f := &payload.InFlight{
+		Background:        []payload.BackgroundTask{{ID: "b1", Type: "shell", Status: "running", Description: "d\x1b[2J", Command: "make " + strings.Repeat("x", MaxStopText)}, {ID: "a1", Type: "subagent", AgentType: "Explore"}},
+		BackgroundDropped: 3,
+		Crons:             []payload.Cron{{ID: "c1", Schedule: "*/5 * * * *", Recurring: true, Prompt: "check \"it\""}},
+		CronsDropped:      2,
+	}
+	if err := RecordStop(d, self, f, now); err != nil {
+		t.Fatal(err)
+	}
+	got, err := LoadStop(d, self)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path, _ := StopPath(d, self)
+	data, _ := os.ReadFile(path)
+	var viaJSON StopRecord
+	if err := json.Unmarshal(data, &viaJSON); err != nil {
+		t.Fatal(err)
+	}
+	if !got.Time.Equal(now) || !viaJSON.Time.Equal(now) {
+		t.Errorf("time %v, encoding/json %v, want %v", got.Time, viaJSON.Time, now)
+	}
+	got.Time, viaJSON.Time = time.Time{}, time.Time{}
+	if a, b := mustJSON(t, got), mustJSON(t, &viaJSON); a != b {
+		t.Errorf("LoadStop %s\nencoding/json %s", a, b)
+	}
+	bg := got.Background[0]
+	if bg.Description != "d[2J" || len([]rune(bg.Command)) != MaxStopText+1 || !strings.HasSuffix(bg.Command, "…") ||
+		got.BackgroundDropped != 3 || got.CronsDropped != 2 || !got.Crons[0].Recurring || got.Crons[0].Prompt != `check "it"` || got.Background[1].AgentType != "Explore" {
+		t.Errorf("record read back: %+v", got)
+	}
+	if err := os.WriteFile(path, []byte(`{"time":"x","background":{}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadStop(d, self); err == nil || !strings.Contains(err.Error(), path) {
+		t.Errorf("a damaged record: %v", err)
+	}
+}
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}

@@ -1,7 +1,9 @@
 package state
 
 import (
+	"errors"
 	"math"
+	"os"
 	"time"
 
 	"github.com/zoneline/zoneline/internal/jsonscan"
@@ -53,14 +55,7 @@ var (
 			c.Records = c.Records[:0]
 			return jsonscan.ReadList(s, &c.Records, math.MaxInt, nil, compactionRecordFields[:])
 		}, Write: func(b []byte, c *Compactions) []byte {
-			b = append(b, '[')
-			for i := range c.Records {
-				if i > 0 {
-					b = append(b, ',')
-				}
-				b = jsonscan.AppendObject(b, &c.Records[i], compactionRecordFields[:], "")
-			}
-			return append(b, ']')
+			return jsonscan.AppendList(b, c.Records, compactionRecordFields[:])
 		}},
 	}
 	compactionRecordFields = [...]jsonscan.Field[CompactionRecord]{
@@ -75,6 +70,28 @@ var (
 		{Key: "resume", Read: func(s *scanner, r *CompactionRecord) error { return s.String(&r.Resume) }, Write: func(b []byte, r *CompactionRecord) []byte { return str(b, r.Resume, true) }},
 	}
 )
+
+// maxCompactionsFile is the largest compactions.json read.
+const maxCompactionsFile = 256 << 10
+
+// LoadCompactions reads the session's compaction state (CompactionsName); a missing file is a
+// zero state. With a decode error it returns what was read (all but the field, for a
+// *jsonscan.TypeError).
+func (d Dir) LoadCompactions(id string) (*Compactions, error) {
+	cs := &Compactions{}
+	path, err := d.SessionFile(id, CompactionsName)
+	if err != nil {
+		return cs, err
+	}
+	data, err := ReadPrivate(path, maxCompactionsFile)
+	if errors.Is(err, os.ErrNotExist) {
+		return cs, nil
+	}
+	if err != nil {
+		return cs, err
+	}
+	return cs, cs.Decode(data)
+}
 
 // Decode reads a compaction state; a field of the wrong type is lost alone (a *jsonscan.TypeError
 // with everything else read).

@@ -152,15 +152,9 @@ func AutoCompact(in CompactInput) Compact {
 		window = DefaultWindow
 	}
 	if w, err := strconv.ParseInt(strings.TrimSpace(in.EnvWindow), 10, 64); err == nil && w >= MinAutoCompactWin {
-		if w < window {
-			window = w
-		}
-		source = "env CLAUDE_CODE_AUTO_COMPACT_WINDOW"
+		window, source = min(window, w), "env CLAUDE_CODE_AUTO_COMPACT_WINDOW"
 	} else if in.SettingsWindow >= MinAutoCompactWin {
-		if in.SettingsWindow < window {
-			window = in.SettingsWindow
-		}
-		source = "settings autoCompactWindow"
+		window, source = min(window, in.SettingsWindow), "settings autoCompactWindow"
 	}
 	reserve := int64(MaxOutputReserve)
 	if in.MaxOutput > 0 && in.MaxOutput < reserve {
@@ -172,10 +166,7 @@ func AutoCompact(in CompactInput) Compact {
 		point = min(int64(float64(effective)*p/100), effective-AutoCompactBuffer)
 		source = "env CLAUDE_AUTOCOMPACT_PCT_OVERRIDE"
 	}
-	if point < 1 {
-		point = 1
-	}
-	return Compact{Enabled: true, Point: point, Source: source, Estimate: true}
+	return Compact{Enabled: true, Point: max(point, 1), Source: source, Estimate: true}
 }
 
 // truthy reports whether an environment value turns a switch on ("1", "true", "yes", "on").

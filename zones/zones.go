@@ -19,28 +19,24 @@ const (
 	Dumb
 )
 
+// zoneNames are the zones' names, by zone.
+var zoneNames = [...]string{Unknown: "unknown", Smart: "smart", Warn: "warn", Dumb: "dumb"}
+
 // String returns the zone's lower-case name: "unknown", "smart", "warn" or "dumb".
 func (z Zone) String() string {
-	switch z {
-	case Smart:
-		return "smart"
-	case Warn:
-		return "warn"
-	case Dumb:
-		return "dumb"
+	if z < Smart || z > Dumb {
+		return zoneNames[Unknown]
 	}
-	return "unknown"
+	return zoneNames[z]
 }
 
 // ParseZone returns the zone named s ("smart", "warn", "dumb"), case-insensitively.
 func ParseZone(s string) (Zone, bool) {
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "smart":
-		return Smart, true
-	case "warn":
-		return Warn, true
-	case "dumb":
-		return Dumb, true
+	s = strings.ToLower(strings.TrimSpace(s))
+	for z := Smart; z <= Dumb; z++ {
+		if zoneNames[z] == s {
+			return z, true
+		}
 	}
 	return Unknown, false
 }
@@ -160,9 +156,7 @@ func Sane(t Thresholds, window int64) Thresholds {
 	if window > 0 && t.Dumb > window {
 		t.Dumb = window
 	}
-	if t.Dumb < 1 {
-		t.Dumb = 1
-	}
+	t.Dumb = max(t.Dumb, 1)
 	t.Warn = max(0, min(t.Warn, t.Dumb))
 	return t
 }

@@ -122,3 +122,16 @@ func AppendInt(b []byte, n int64, omitZero bool) []byte {
 	}
 	return strconv.AppendInt(b, n, 10)
 }
+
+// AppendList appends vs as a JSON array of compact objects through fields ([] when empty): the
+// writer of a list ReadList reads.
+func AppendList[T any](b []byte, vs []T, fields []Field[T]) []byte {
+	b = append(b, '[')
+	for i := range vs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = AppendObject(b, &vs[i], fields, "")
+	}
+	return append(b, ']')
+}

@@ -13,15 +13,32 @@ func Clip(s string, n int) string {
 	if strings.Contains(s, "  ") || strings.HasPrefix(s, " ") || strings.HasSuffix(s, " ") {
 		s = strings.Join(strings.Fields(s), " ")
 	}
-	if n <= 0 || len(s) <= n || utf8.RuneCountInString(s) <= n {
+	if n <= 0 || fits(s, n) {
 		return s
 	}
-	i, k := 0, 0
-	for i = range s {
+	return strings.TrimRight(prefix(s, n), " ") + "…"
+}
+
+// Cut cuts s to n runes, the last an ellipsis, when it is longer (n <= 0: no cut); it cleans
+// nothing: for text already safe, or quoted where it is shown.
+func Cut(s string, n int) string {
+	if n <= 0 || fits(s, n) {
+		return s
+	}
+	return prefix(s, n-1) + "…"
+}
+
+// fits reports whether s has at most n runes.
+func fits(s string, n int) bool { return len(s) <= n || utf8.RuneCountInString(s) <= n }
+
+// prefix returns the first n runes of s.
+func prefix(s string, n int) string {
+	k := 0
+	for i := range s {
 		if k == n {
-			break
+			return s[:i]
 		}
 		k++
 	}
-	return strings.TrimRight(s[:i], " ") + "…"
+	return s
 }

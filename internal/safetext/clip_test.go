@@ -25,3 +25,25 @@ func TestClip(t *testing.T) {
 		}
 	}
 }
+
+// TestCut: Cut counts the ellipsis in its n runes and cleans nothing (pipeline's Truncate was
+// the same).
+func TestCut(t *testing.T) {
+	tests := []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"abcdef", 3, "ab…"},
+		{"ünïcödé", 4, "ünï…"},
+		{"abc", 3, "abc"},
+		{"a\tb c d", 4, "a\tb…"},
+		{"abc", 0, "abc"},
+		{"abc", 1, "…"},
+	}
+	for _, tt := range tests {
+		if got := Cut(tt.in, tt.n); got != tt.want {
+			t.Errorf("Cut(%q, %d) = %q, want %q", tt.in, tt.n, got, tt.want)
+		}
+	}
+}
