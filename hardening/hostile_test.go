@@ -227,7 +227,7 @@ func generated() []hcase {
 						return
 					}
 				}
-				if log := readLog(w); strings.Contains(log, "gave up after") {
+				if log := readLog(w); strings.Contains(log, "PreCompact: gave up after") {
 					t.Logf("the hook ran out of its deadline on this machine: %s", log)
 					return
 				}
