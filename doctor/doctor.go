@@ -167,7 +167,7 @@ func Settings(path, self string) []Result {
 
 // entryResult checks that an entry's command runs an existing zoneline, ideally self.
 func entryResult(name, cmd, self string) Result {
-	bin := program(cmd)
+	bin := install.Program(cmd)
 	r := Result{Name: name, Detail: cmd}
 	switch {
 	case !filepath.IsAbs(bin) && !strings.Contains(bin, "/"):
@@ -188,21 +188,6 @@ func entryResult(name, cmd, self string) Result {
 func isExecutable(p string) bool {
 	fi, err := os.Stat(p)
 	return err == nil && fi.Mode().IsRegular() && (runtime.GOOS == "windows" || fi.Mode().Perm()&0o111 != 0)
-}
-
-// program returns the program word of a command line written by install.CommandLine.
-func program(cmd string) string {
-	cmd = strings.TrimSpace(cmd)
-	if cmd == "" {
-		return ""
-	}
-	if q := cmd[0]; q == '\'' || q == '"' {
-		if i := strings.IndexByte(cmd[1:], q); i >= 0 {
-			return cmd[1 : i+1]
-		}
-	}
-	p, _, _ := strings.Cut(cmd, " ")
-	return p
 }
 
 // SkillNames are the skills zoneline installs, whose commands Skills checks.

@@ -443,3 +443,26 @@ func TestSkillsRunNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestEntryQuotedProgram: a hook command whose program is quoted as the shell quotes a path
+// with a quote in it, or that sets a variable first, names that program (the first word up to
+// the next quote was read as a program that did not exist).
+func TestEntryQuotedProgram(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("POSIX quoting of a path with a quote in it")
+	}
+	dir := filepath.Join(t.TempDir(), "it's")
+	self := filepath.Join(dir, "zoneline")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(self, []byte("#!/bin/sh\n"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	quoted := skills.Word(self, false)
+	for _, cmd := range []string{quoted + " hook", "ZONELINE_CONFIG=/c.toml " + quoted + " hook"} {
+		if r := entryResult("hook Stop", cmd, self); r.Status != OK {
+			t.Errorf("%s: %+v", cmd, r)
+		}
+	}
+}

@@ -58,17 +58,10 @@ func EntryIsOurs(h *Node, sub string) bool { return IsOurs(EntryCommand(h), sub)
 // composite command. The line is split by internal/shellwords, a hand-written Windows path's
 // backslashes kept (ParseKeepBackslash).
 func IsOurs(command, sub string) bool {
-	if rest, ok := strings.CutPrefix(strings.TrimLeft(command, " \t"), "&"); ok && rest != "" && (rest[0] == ' ' || rest[0] == '\t') {
-		command = rest // PowerShell's call operator: & "C:/…/zoneline.exe" statusline
-	}
-	l := shellwords.ParseKeepBackslash(command)
+	l, w := split(command)
 	if len(l.Commands) != 1 || l.Splits || l.Compound || l.Cut || l.Comment || len(l.Commands[0].Redirects) > 0 ||
 		slices.ContainsFunc(l.Ops, func(op string) bool { return op != "\n" }) {
 		return false
-	}
-	w := l.Commands[0].Words
-	for len(w) > 0 && isAssignment(w[0]) {
-		w = w[1:]
 	}
 	if len(w) < 2 || w[1] != sub {
 		return false
@@ -88,6 +81,32 @@ func IsOurs(command, sub string) bool {
 		base = base[:len(base)-4]
 	}
 	return base == binaryName
+}
+
+// Program returns the program a command line runs, read as IsOurs reads it (after any
+// VAR=value prefixes or PowerShell's call operator, quotes removed); "" when it names none.
+func Program(command string) string {
+	if _, w := split(command); len(w) > 0 {
+		return w[0]
+	}
+	return ""
+}
+
+// split reads a command line as IsOurs does, and returns it and its first simple command's
+// words from the program on (VAR=value prefixes skipped).
+func split(command string) (shellwords.Line, []string) {
+	if rest, ok := strings.CutPrefix(strings.TrimLeft(command, " \t"), "&"); ok && rest != "" && (rest[0] == ' ' || rest[0] == '\t') {
+		command = rest // PowerShell's call operator: & "C:/…/zoneline.exe" statusline
+	}
+	l := shellwords.ParseKeepBackslash(command)
+	if len(l.Commands) == 0 {
+		return l, nil
+	}
+	w := l.Commands[0].Words
+	for len(w) > 0 && isAssignment(w[0]) {
+		w = w[1:]
+	}
+	return l, w
 }
 
 // OwnFlags reports whether a zoneline statusLine command (IsOurs) carries flags install does

@@ -195,3 +195,23 @@ func TestUnifiedDiff(t *testing.T) {
 		t.Errorf("missing newline not marked: %q", got)
 	}
 }
+
+// TestProgram: the program a hook or status line command runs, as doctor checks it, read the
+// way IsOurs reads the line (quotes, escaped quotes, VAR=value prefixes, PowerShell's &).
+func TestProgram(t *testing.T) {
+	for _, c := range []struct{ cmd, want string }{
+		{"/usr/local/bin/zoneline hook", "/usr/local/bin/zoneline"},
+		{"'/home/a b/zoneline' hook", "/home/a b/zoneline"},
+		{`'/x/it'\''s/zoneline' statusline`, "/x/it's/zoneline"},
+		{`"/x/y z/zoneline" hook`, "/x/y z/zoneline"},
+		{"ZONELINE_CONFIG=/c.toml zoneline statusline", "zoneline"},
+		{`& "C:/Program Files/zoneline.exe" statusline`, "C:/Program Files/zoneline.exe"},
+		{`C:\bin\zoneline.exe hook`, `C:\bin\zoneline.exe`},
+		{"", ""},
+		{"   ", ""},
+	} {
+		if got := Program(c.cmd); got != c.want {
+			t.Errorf("Program(%q) = %q, want %q", c.cmd, got, c.want)
+		}
+	}
+}

@@ -3,6 +3,8 @@ package skills
 import (
 	"bytes"
 	"strings"
+
+	"github.com/zoneline/zoneline/internal/shellwords"
 )
 
 // Command is how the skill templates name zoneline's checkpoint command: the bare name, found
@@ -54,31 +56,16 @@ func Program(data []byte) (program string, ok bool) {
 	return "", false
 }
 
-// unquote undoes Word: a plain word, or single-quoted pieces joined by escaped quotes (\').
+// unquote undoes Word: one shell word, read by internal/shellwords (quotes removed); ok is
+// false for anything else (more words, an operator, an expansion, unbalanced quotes).
 func unquote(w string) (string, bool) {
-	var b strings.Builder
-	for w != "" {
-		switch {
-		case strings.HasPrefix(w, `\'`):
-			b.WriteByte('\'')
-			w = w[2:]
-		case w[0] == '\'':
-			end := strings.IndexByte(w[1:], '\'')
-			if end < 0 {
-				return "", false
-			}
-			b.WriteString(w[1 : 1+end])
-			w = w[end+2:]
-		case w[0] == ' ' || w[0] == '"' || w[0] == '\\':
-			return "", false
-		default:
-			end := strings.IndexAny(w, `'\ "`)
-			if end < 0 {
-				end = len(w)
-			}
-			b.WriteString(w[:end])
-			w = w[end:]
-		}
+	l := shellwords.Parse(w)
+	if !l.Sure() || len(l.Commands) != 1 || len(l.Ops) != 0 {
+		return "", false
 	}
-	return b.String(), b.Len() > 0
+	c := l.Commands[0]
+	if len(c.Words) != 1 || len(c.Redirects) != 0 || c.Words[0] == "" {
+		return "", false
+	}
+	return c.Words[0], true
 }

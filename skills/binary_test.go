@@ -62,6 +62,11 @@ func TestWord(t *testing.T) {
 			t.Errorf("unquote(Word(%q)) = %q, %v", tt.in, back, ok)
 		}
 	}
+	for _, w := range []string{"", "a b", "$HOME/zoneline", "'open", "zoneline;rm", "a>b", "''"} {
+		if got, ok := unquote(w); ok {
+			t.Errorf("unquote(%q) = %q, want no word", w, got)
+		}
+	}
 	if _, ok := Program([]byte("---\nname: x\n---\n")); ok {
 		t.Errorf("Program found a pattern in a skill without allowed-tools")
 	}
