@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-
-	"github.com/mattn/go-runewidth"
+	"unicode/utf8"
 
 	"github.com/zoneline/zoneline/config"
 	"github.com/zoneline/zoneline/state"
+	"github.com/zoneline/zoneline/statusline"
 )
 
 // The SVG terminal's geometry and colours. The picture is deterministic: the same render gives
@@ -182,13 +182,12 @@ func parseSGR(line string, startCol int) (runs []svgRun, cols int) {
 	var st sgrState
 	col := startCol
 	var cur strings.Builder
-	runStart := col
 	flush := func() {
 		if cur.Len() > 0 {
-			runs = append(runs, svgRun{text: cur.String(), col: runStart, fg: st.fg, bg: st.bg, bold: st.bold, dim: st.dim, ital: st.ital, under: st.under})
+			runs = append(runs, svgRun{text: cur.String(), col: col, fg: st.fg, bg: st.bg, bold: st.bold, dim: st.dim, ital: st.ital, under: st.under})
+			col += statusline.Width(cur.String(), false)
 			cur.Reset()
 		}
-		runStart = col
 	}
 	for i := 0; i < len(line); {
 		if line[i] == 0x1b && i+1 < len(line) && line[i+1] == '[' {
@@ -205,22 +204,12 @@ func parseSGR(line string, startCol int) (runs []svgRun, cols int) {
 				continue
 			}
 		}
-		r, size := utf8DecodeRune(line[i:])
+		r, size := utf8.DecodeRuneInString(line[i:])
 		cur.WriteRune(r)
-		col += runewidth.RuneWidth(r)
 		i += size
 	}
 	flush()
 	return runs, col
-}
-
-func utf8DecodeRune(s string) (rune, int) {
-	for i, r := range s {
-		if i == 0 {
-			return r, len(string(r))
-		}
-	}
-	return 0, 1
 }
 
 // renderSVG draws the rows as a dark terminal window: the label column in light grey, the
@@ -255,7 +244,7 @@ func renderSVG(rows []svgRow, width int) []byte {
 		}
 		for _, r := range p.runs {
 			x := float64(svgPadX) + float64(r.col)*svgCellW
-			cells := runewidth.StringWidth(r.text)
+			cells := statusline.Width(r.text, false)
 			if r.bg != "" {
 				fmt.Fprintf(&b, `<rect x="%.1f" y="%d" width="%.1f" height="%d" fill="%s"/>`+"\n", x, y-svgFontSize+1, float64(cells)*svgCellW, svgLineH-2, r.bg)
 			}
