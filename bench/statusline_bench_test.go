@@ -21,7 +21,7 @@ func env(dir string, extra ...string) []string {
 		"ZONELINE_CONFIG=" + filepath.Join(dir, "config.toml"),
 		"ZONELINE_STATE_DIR=" + filepath.Join(dir, "state"),
 		"CLAUDE_CONFIG_DIR=" + filepath.Join(dir, "claude"),
-		"COLUMNS=200", "TERM=xterm-256color", "RUNEWIDTH_EASTASIAN=0",
+		"COLUMNS=200", "TERM=xterm-256color",
 		"CLAUDECODE=1", // as Claude Code runs it: a hand render keeps no state, and would measure less
 	}, extra...)
 }

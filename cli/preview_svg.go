@@ -4,11 +4,10 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mattn/go-runewidth"
-
 	"github.com/zoneline/zoneline/config"
 	"github.com/zoneline/zoneline/internal/termcolor"
 	"github.com/zoneline/zoneline/state"
+	"github.com/zoneline/zoneline/statusline"
 )
 
 // The SVG terminal's geometry and colours. The picture is deterministic: the same render gives
@@ -88,12 +87,11 @@ func parseSGR(line string, startCol int) (runs []svgRun, cols int) {
 	col := startCol
 	termcolor.Scan(line, func(s string, st termcolor.Style) {
 		var text strings.Builder
-		runStart := col
 		for _, r := range s {
-			text.WriteRune(r)
-			col += runewidth.RuneWidth(r)
+			text.WriteRune(r) // invalid UTF-8 drawn as U+FFFD
 		}
-		runs = append(runs, svgRun{text: text.String(), col: runStart, Style: st})
+		runs = append(runs, svgRun{text: text.String(), col: col, Style: st})
+		col += statusline.Width(text.String(), false)
 	})
 	return runs, col
 }
@@ -139,7 +137,7 @@ func renderSVG(rows []svgRow, width int) []byte {
 		}
 		for _, r := range p.runs {
 			x := float64(svgPadX) + float64(r.col)*svgCellW
-			cells := runewidth.StringWidth(r.text)
+			cells := statusline.Width(r.text, false)
 			if bg := svgColor(r.BG); bg != "" {
 				fmt.Fprintf(&b, `<rect x="%.1f" y="%d" width="%.1f" height="%d" fill="%s"/>`+"\n", x, y-svgFontSize+1, float64(cells)*svgCellW, svgLineH-2, bg)
 			}

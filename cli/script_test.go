@@ -33,7 +33,6 @@ func TestScripts(t *testing.T) {
 			env.Setenv("CLAUDECODE", "1")
 			env.Setenv("NO_COLOR", "1")
 			env.Setenv("COLUMNS", "200")
-			env.Setenv("RUNEWIDTH_EASTASIAN", "0")
 			return nil
 		},
 	})

@@ -123,13 +123,43 @@ func errText(err error) string {
 	return err.Error()
 }
 
+// schemaHash names the schema's keys and wants: what schemaKey must be.
+func schemaHash() string {
+	h := uint64(14695981039346656037)
+	mix := func(s string) {
+		for i := 0; i < len(s); i++ {
+			h ^= uint64(s[i])
+			h *= 1099511628211
+		}
+		h ^= 0xff
+		h *= 1099511628211
+	}
+	for i := range schema {
+		mix(schema[i].key)
+		mix(schema[i].want)
+	}
+	for i := range modelSchema {
+		mix(modelSchema[i].key)
+		mix(modelSchema[i].want)
+	}
+	return strconv.FormatUint(h, 16)
+}
+
+// TestSchemaKeyCurrent holds the cache's schemaKey to the schema: a schema with another key or
+// want must not read a cache written by this one.
+func TestSchemaKeyCurrent(t *testing.T) {
+	if got := schemaHash(); got != schemaKey {
+		t.Errorf("the config schema changed: set schemaKey in config/cache.go to %q", got)
+	}
+}
+
 func cacheKey(t *testing.T, path string) string {
 	t.Helper()
 	fi, err := os.Stat(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return path + "|" + strconv.FormatInt(fi.Size(), 10) + "|" + strconv.FormatInt(fi.ModTime().UnixNano(), 10) + "|" + schemaHash()
+	return path + "|" + strconv.FormatInt(fi.Size(), 10) + "|" + strconv.FormatInt(fi.ModTime().UnixNano(), 10) + "|" + schemaKey
 }
 
 func TestCacheFollowsTheFile(t *testing.T) {

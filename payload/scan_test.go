@@ -272,6 +272,7 @@ func TestScanMatchesEncodingJSON(t *testing.T) {
 	}
 	for _, in := range []string{
 		`{"SESSION_ID":"a","Model":{"ID":"m"}}`,
+		`{"\u0063wd":"a","mod\u0065l":{"d\u0069splay_name":"m"}}`, // escaped keys: longer raw than the field
 		`{"model":{"id":"a"},"model":{"display_name":"b"}}`,
 		`{"model":{"id":"a"},"model":null}`,
 		`{"context_window":{"current_usage":{"input_tokens":1}},"context_window":{"context_window_size":5}}`,

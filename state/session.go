@@ -4,8 +4,6 @@ import (
 	"io/fs"
 	"os"
 	"time"
-
-	"github.com/zoneline/zoneline/internal/rawfs"
 )
 
 // Session is a session's registry entry, written by the statusline (one small atomic write when
@@ -74,8 +72,8 @@ func (d Dir) LoadSession(id string) (*Session, error) {
 	if err != nil {
 		return s, err
 	}
-	data, err := ReadPrivate(path, 64<<10)
-	if err != nil {
+	data, mtime, err := readPrivate(path, 64<<10)
+	if data, err = readErr(path, 64<<10, data, err); err != nil {
 		return s, err
 	}
 	if err := s.decode(data); err != nil {
@@ -83,10 +81,10 @@ func (d Dir) LoadSession(id string) (*Session, error) {
 	}
 	s.ID = id
 	s.Saved = s.Updated
-	// A render that only confirms the registry touches it (TouchSession): the file's time is
-	// then the last render's.
-	if t, ok := rawfs.ModTime(path); ok && t.After(s.Updated) {
-		s.Updated = t.UTC()
+	// A render that only confirms the registry touches it (TouchSession): the file's time (as
+	// the read's open found it) is then the last render's.
+	if mtime.After(s.Updated) {
+		s.Updated = mtime.UTC()
 	}
 	return s, nil
 }

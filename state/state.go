@@ -263,28 +263,30 @@ func ReadFile(path string, limit int64) ([]byte, error) {
 // ReadPrivate is ReadFile for a file of the state dir: a file found with another mode than
 // FilePerm is set to it through the descriptor just opened (no extra system call otherwise).
 func ReadPrivate(path string, limit int64) ([]byte, error) {
-	b, err := readPrivate(path, limit)
+	b, _, err := readPrivate(path, limit)
 	return readErr(path, limit, b, err)
 }
 
-func readPrivate(path string, limit int64) ([]byte, error) {
+// readPrivate is ReadPrivate without its error wording, and with the file's modification time
+// as the open found it.
+func readPrivate(path string, limit int64) ([]byte, time.Time, error) {
 	f, err := rawfs.Open(path, true)
 	if err != nil {
-		return nil, err
+		return nil, time.Time{}, err
 	}
 	defer f.Close()
 	if f.Perm() != FilePerm {
 		f.Chmod(FilePerm) // best effort: the read does not depend on it
 	}
 	if f.Size() > limit {
-		return nil, &fs.PathError{Op: "read", Path: path, Err: rawfs.ErrTooLarge}
+		return nil, time.Time{}, &fs.PathError{Op: "read", Path: path, Err: rawfs.ErrTooLarge}
 	}
 	buf := make([]byte, f.Size())
 	n, err := f.ReadAt(buf, 0)
 	if err != nil && n < len(buf) && err != io.EOF { // a file that shrank: what is left
-		return nil, err
+		return nil, time.Time{}, err
 	}
-	return buf[:n], nil
+	return buf[:n], f.ModTime(), nil
 }
 
 // Private sets the file or folder at path (never through a symlink there) to FilePerm or

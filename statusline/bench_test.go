@@ -32,7 +32,7 @@ func BenchmarkRender(b *testing.B) {
 	}
 }
 
-// BenchmarkWidth measures a coloured default line: fixed glyphs and ASCII, no go-runewidth.
+// BenchmarkWidth measures a coloured default line: fixed glyphs and ASCII, no uniseg.
 func BenchmarkWidth(b *testing.B) {
 	line := Render(fitView(), Options{Profile: termcolor.TrueColor})
 	b.ReportAllocs()

@@ -12,7 +12,7 @@ import (
 // FuzzFit renders views with random text and widths and checks every line: at most the width
 // (as Width measures it), valid UTF-8, every escape a complete SGR, a reset at the end when
 // coloured, no control character. It also fits random text with escapes directly, and checks
-// Width against go-runewidth (the reference) on text without escapes.
+// Width against uniseg (the reference, unisegWidth) on text without escapes.
 func FuzzFit(f *testing.F) {
 	f.Add("Opus 5.5", "project", "main", "config.toml:4:1 unknown key 'colour'", int64(142_000), 80, uint8(0))
 	f.Add("模型", "プロジェクト", "機能", "", int64(9_500), 20, uint8(1))
@@ -71,10 +71,10 @@ func FuzzFit(f *testing.F) {
 				t.Fatalf("Fit(%q, %d) = %q is %d wide", model, width, raw, w)
 			}
 		}
-		// Reference: without escapes, Width is go-runewidth's width.
+		// Reference: without escapes, Width is uniseg's width.
 		if !strings.Contains(model, "\x1b") {
-			if got, want := Width(model, ea), cond(ea).StringWidth(model); got != want {
-				t.Fatalf("Width(%q) = %d, go-runewidth %d", model, got, want)
+			if got, want := Width(model, ea), unisegWidth(model, ea); got != want {
+				t.Fatalf("Width(%q) = %d, uniseg %d", model, got, want)
 			}
 		}
 	})

@@ -27,7 +27,7 @@ type glyphs struct {
 // The glyph sets by name (Options.Glyphs), every field a constant, so that nothing is built at
 // run time (TestGlyphSetsBuilt checks the derived fields against the fields they come from).
 // The unicode set is the default. Every non-ASCII rune used here has its width in glyphWidth,
-// so the hot path never asks go-runewidth.
+// so the hot path never asks uniseg.
 const (
 	setUnicode = iota
 	setASCII
@@ -88,16 +88,15 @@ func glyphSet(name string) *glyphs {
 }
 
 // separatorGlyphs are common separator runes (Options.Separator) that glyphWidth also knows,
-// so a custom separator like " │ " keeps the render off go-runewidth too.
+// so a custom separator like " │ " keeps the render off uniseg too.
 const separatorGlyphs = "│┃❯›»•—◆"
 
 // extraGlyphs are the non-ASCII marks the extra segments print (seg_place.go, seg_session.go).
 const extraGlyphs = "↑↓−"
 
 // glyphWidth returns the display width of one of the fixed glyphs or separatorGlyphs, as
-// go-runewidth v0.0.31 measures it (TestGlyphWidthsMatchRunewidth keeps them equal), without
-// touching go-runewidth: its first lookup of a rune ≥ U+0300 builds a 2.2 MB table (+1.4 ms
-// per process). ok is false for any other rune.
+// rivo/uniseg measures it (TestGlyphWidthsMatchUniseg keeps them equal), without a lookup in
+// its tables. ok is false for any other rune.
 func glyphWidth(r rune, eastAsian bool) (w int, ok bool) {
 	switch r {
 	case '●', '○', '…', '·', '│', '┃', '•', '—', '◆', // East-Asian ambiguous

@@ -9,7 +9,7 @@ import (
 )
 
 // FuzzFitGraphemes checks that Fit cuts text only between grapheme clusters, with rivo/uniseg
-// (go-runewidth's own segmenter) as the reference: what Fit keeps of a cut text is a prefix of it
+// (the slow path's own segmenter) as the reference: what Fit keeps of a cut text is a prefix of it
 // that ends on a cluster boundary (before the spaces Fit trims), at most width cells wide with
 // the ellipsis. Pieces of text
 // between escape sequences are checked the same way, each escape copied whole.

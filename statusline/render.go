@@ -230,7 +230,7 @@ func (r *renderer) lineWidth(l *lineLayout, sepW int, sepExact bool) (w int, exa
 
 // fit makes line l fit r.width: when its width (by a cheap upper bound, then exactly) is over,
 // it drops unpinned items lowest priority first (the later one on a tie), and if the rest is
-// still too wide it returns the width to cut the line to at emit; else -1. go-runewidth is only
+// still too wide it returns the width to cut the line to at emit; else -1. uniseg is only
 // asked here, for text that is not ASCII or a fixed glyph, and only when the bound is over.
 func (r *renderer) fit(l *lineLayout) int {
 	sepW, sepExact := fastWidth(r.sep, r.c.east)

@@ -2,33 +2,45 @@ package statusline
 
 import (
 	"strings"
+	"sync"
 	"sync/atomic"
 	"unicode/utf8"
 
-	"github.com/mattn/go-runewidth"
+	"github.com/rivo/uniseg"
 
 	"github.com/zoneline/zoneline/internal/safetext"
 )
 
-// The two go-runewidth conditions, East-Asian ambiguous width set explicitly (never from the
-// locale, which go-runewidth reads at init). They are only consulted for text outside ASCII and
-// the fixed glyphs, and only when a line may be too wide.
+// Text outside ASCII and the fixed glyphs is measured by rivo/uniseg (static tables, nothing
+// run at init), one grapheme cluster at a time. uniseg reads East-Asian ambiguous width from a
+// package variable, so the slow path sets it under unisegMu for each walk; it is only taken for
+// such text, and only when a line may be too wide.
 var (
-	narrowCond = &runewidth.Condition{EastAsianWidth: false, StrictEmojiNeutral: true}
-	wideCond   = &runewidth.Condition{EastAsianWidth: true, StrictEmojiNeutral: true}
+	unisegMu    sync.Mutex
+	unisegWalks atomic.Int64 // walks of text through uniseg, so a test can check the common render makes none
 )
 
-// runewidthCalls counts the calls into go-runewidth, so a test can check the common render
-// never makes one (and so never builds its 2.2 MB table).
-var runewidthCalls atomic.Int64
-
-// cond returns the go-runewidth condition for eastAsian, counting the call.
-func cond(eastAsian bool) *runewidth.Condition {
-	runewidthCalls.Add(1)
+// eachCluster calls f with each grapheme cluster of s (no escape sequences) and its width,
+// East-Asian ambiguous runes two cells wide when eastAsian, until f returns false. A cluster is
+// at most two cells, one glyph: uniseg gives the long dashes U+2E3A and U+2E3B three and four,
+// terminals one; the cap also keeps fastWidth an upper bound.
+func eachCluster(s string, eastAsian bool, f func(cluster string, w int) bool) {
+	unisegWalks.Add(1)
+	unisegMu.Lock()
+	defer unisegMu.Unlock()
+	uniseg.EastAsianAmbiguousWidth = 1
 	if eastAsian {
-		return wideCond
+		uniseg.EastAsianAmbiguousWidth = 2
 	}
-	return narrowCond
+	state := -1
+	for s != "" {
+		var c string
+		var w int
+		c, s, w, state = uniseg.FirstGraphemeClusterInString(s, state)
+		if !f(c, min(w, 2)) {
+			return
+		}
+	}
 }
 
 // Width returns the display width of s in terminal cells, ignoring escape sequences (CSI such
@@ -50,15 +62,21 @@ func Width(s string, eastAsian bool) int {
 
 // textWidth returns the display width of s, which holds no escape sequence.
 func textWidth(s string, eastAsian bool) int {
-	if w, exact := fastWidth(s, eastAsian); exact {
+	w, exact := fastWidth(s, eastAsian)
+	if exact {
 		return w
 	}
-	return cond(eastAsian).StringWidth(s)
+	w = 0
+	eachCluster(s, eastAsian, func(_ string, cw int) bool {
+		w += cw
+		return true
+	})
+	return w
 }
 
-// fastWidth measures s without go-runewidth: ASCII and the fixed glyphs exactly, any other rune
-// as two cells. exact reports whether the result is the width; when it is not, the result is
-// still an upper bound (no grapheme cluster is wider than two cells per rune).
+// fastWidth measures s without uniseg: ASCII and the fixed glyphs exactly, any other rune as
+// two cells. exact reports whether the result is the width; when it is not, the result is still
+// an upper bound (no grapheme cluster is wider than two cells).
 func fastWidth(s string, eastAsian bool) (w int, exact bool) {
 	exact = true
 	for i := 0; i < len(s); {
@@ -138,7 +156,16 @@ func truncateText(s string, w int, eastAsian bool) string {
 		}
 		return s
 	}
-	return cond(eastAsian).Truncate(s, w, "")
+	used, end := 0, 0
+	eachCluster(s, eastAsian, func(c string, cw int) bool {
+		if used+cw > w {
+			return false
+		}
+		used += cw
+		end += len(c)
+		return true
+	})
+	return s[:end]
 }
 
 // Fit returns s cut to at most width display cells (as Width measures them, East-Asian

@@ -6,14 +6,31 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/rivo/uniseg"
+
 	"github.com/zoneline/zoneline/internal/termcolor"
 	"github.com/zoneline/zoneline/zones"
 )
 
-// The tests run with RUNEWIDTH_EASTASIAN=0 in the environment; nothing here depends on it,
-// since both conditions are explicit.
+// unisegWidth is the reference measure: uniseg's width of each grapheme cluster of s, capped at
+// two cells (eachCluster's rule), East-Asian ambiguous runes two cells wide when eastAsian.
+func unisegWidth(s string, eastAsian bool) int {
+	unisegMu.Lock()
+	defer unisegMu.Unlock()
+	uniseg.EastAsianAmbiguousWidth = 1
+	if eastAsian {
+		uniseg.EastAsianAmbiguousWidth = 2
+	}
+	w, state := 0, -1
+	for s != "" {
+		var c string
+		c, s, _, state = uniseg.FirstGraphemeClusterInString(s, state)
+		w += min(uniseg.StringWidth(c), 2)
+	}
+	return w
+}
 
-func TestGlyphWidthsMatchRunewidth(t *testing.T) {
+func TestGlyphWidthsMatchUniseg(t *testing.T) {
 	for _, g := range []*glyphs{glyphSet("unicode"), glyphSet("ascii"), glyphSet("nerd")} {
 		all := strings.Join([]string{g.zone, g.unknown, g.noZone, g.full, g.empty, g.branch, g.compactions,
 			g.problem, g.problemSep, g.hint, g.approx, g.sep, g.ellipsis, separatorGlyphs, extraGlyphs}, "")
@@ -24,19 +41,19 @@ func TestGlyphWidthsMatchRunewidth(t *testing.T) {
 			for _, ea := range []bool{false, true} {
 				w, ok := glyphWidth(r, ea)
 				if !ok {
-					t.Errorf("glyph %q (%U) is not in glyphWidth: the render would call go-runewidth", r, r)
+					t.Errorf("glyph %q (%U) is not in glyphWidth: the render would ask uniseg", r, r)
 					continue
 				}
-				if want := cond(ea).StringWidth(string(r)); w != want {
-					t.Errorf("glyphWidth(%U, %v) = %d, go-runewidth says %d", r, ea, w, want)
+				if want := unisegWidth(string(r), ea); w != want {
+					t.Errorf("glyphWidth(%U, %v) = %d, uniseg says %d", r, ea, w, want)
 				}
 			}
 		}
 	}
 }
 
-func TestFastWidthMatchesRunewidth(t *testing.T) {
-	// Random strings of ASCII and the fixed glyphs: the fast path must agree with go-runewidth.
+func TestFastWidthMatchesUniseg(t *testing.T) {
+	// Random strings of ASCII and the fixed glyphs: the fast path must agree with uniseg.
 	alphabet := []rune("ab ~/%;:·●○▰▱⎇↻⚠⚑…\ue0a0\uf021\uf071\uf024\r\n\t" + separatorGlyphs)
 	rng := rand.New(rand.NewPCG(1, 2))
 	for range 2000 {
@@ -50,8 +67,8 @@ func TestFastWidthMatchesRunewidth(t *testing.T) {
 			if !exact {
 				t.Fatalf("fastWidth(%q) not exact", s)
 			}
-			if want := cond(ea).StringWidth(s); w != want {
-				t.Fatalf("fastWidth(%q, %v) = %d, go-runewidth %d", s, ea, w, want)
+			if want := unisegWidth(s, ea); w != want {
+				t.Fatalf("fastWidth(%q, %v) = %d, uniseg %d", s, ea, w, want)
 			}
 		}
 	}
@@ -77,10 +94,10 @@ func TestWidth(t *testing.T) {
 		{"a\x1bb", 1, 1},       // a two-byte escape
 		{"tab\there", 7, 7},    // controls have no width
 		{"\U0001F600", 2, 2},   // emoji
-		{"⚠\ufe0f", 1, 1},      // as go-runewidth measures it (most terminals draw 2)
+		{"⚠\ufe0f", 2, 2},      // emoji presentation (go-runewidth, before uniseg, said 1)
 		{"\xff", 1, 2},         // invalid byte: U+FFFD, ambiguous
 		{"\ue0a0 main", 6, 7},  // nerd branch, private use: ambiguous
-		{"Ópus 日本語 ß", 13, 13}, // mixed
+		{"Ópus 日本語 ß", 13, 14}, // mixed; ß is ambiguous (go-runewidth, before uniseg, said 13)
 	}
 	for _, tt := range tests {
 		if got := Width(tt.s, false); got != tt.narrow {
@@ -176,7 +193,7 @@ func TestClean(t *testing.T) {
 	}
 }
 
-func TestCommonRenderSkipsRunewidth(t *testing.T) {
+func TestCommonRenderSkipsUniseg(t *testing.T) {
 	v := dumbView()
 	v.Tier = "dumb"
 	v.Problems = []string{"config.toml:4:1 unknown key 'colour'"}
@@ -199,17 +216,17 @@ func TestCommonRenderSkipsRunewidth(t *testing.T) {
 		{"unknown zone", View{Model: "Opus 5.5"}, Options{Width: 198}},
 	}
 	for _, c := range cases {
-		before := runewidthCalls.Load()
+		before := unisegWalks.Load()
 		Render(c.v, c.o)
-		if n := runewidthCalls.Load() - before; n != 0 {
-			t.Errorf("%s: %d calls into go-runewidth", c.name, n)
+		if n := unisegWalks.Load() - before; n != 0 {
+			t.Errorf("%s: %d walks through uniseg", c.name, n)
 		}
 	}
 	// Fitting non-ASCII dynamic text does measure it.
-	before := runewidthCalls.Load()
+	before := unisegWalks.Load()
 	Render(accented, Options{Width: 30})
-	if runewidthCalls.Load() == before {
-		t.Error("fitting accented text did not measure it with go-runewidth")
+	if unisegWalks.Load() == before {
+		t.Error("fitting accented text did not measure it with uniseg")
 	}
 }
 

@@ -1,6 +1,7 @@
 package jsonscan
 
 import (
+	"bytes"
 	"strconv"
 	"time"
 )
@@ -25,8 +26,11 @@ func DecodeFields[T any](data []byte, v *T, fields []Field[T]) error {
 // ReadField reads the value of key k into v through the entry of fields that names it (KeyIs:
 // exactly, or ASCII case-insensitively), or skips it.
 func ReadField[T any](s *Scanner, k []byte, v *T, fields []Field[T]) error {
+	// An ASCII key without escapes names only a field of its length (case folding keeps it):
+	// the others are passed over without KeyIs, decided once per key.
+	plain := bytes.IndexByte(k, '\\') < 0 && isASCII(k)
 	for i := range fields {
-		if f := &fields[i]; KeyIs(k, f.Key) {
+		if f := &fields[i]; (!plain || len(k) == len(f.Key)) && KeyIs(k, f.Key) {
 			s.push(f.Key)
 			err := f.Read(s, v)
 			s.pop()

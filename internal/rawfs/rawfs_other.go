@@ -6,12 +6,14 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 )
 
 // File is a regular file open for positioned reads.
 type File struct {
-	f    *os.File
-	size int64
+	f     *os.File
+	size  int64
+	mtime time.Time
 }
 
 // Open opens the regular file at path for reading; anything else is refused (ErrNotRegular).
@@ -30,7 +32,7 @@ func Open(path string, noFollow bool) (*File, error) {
 		f.Close()
 		return nil, &fs.PathError{Op: "open", Path: path, Err: ErrNotRegular}
 	}
-	return &File{f: f, size: fi.Size()}, nil
+	return &File{f: f, size: fi.Size(), mtime: fi.ModTime()}, nil
 }
 
 // Name returns the path the file was opened with.
@@ -38,6 +40,9 @@ func (f *File) Name() string { return f.f.Name() }
 
 // Size returns the file's size when it was opened.
 func (f *File) Size() int64 { return f.size }
+
+// ModTime returns the file's modification time when it was opened.
+func (f *File) ModTime() time.Time { return f.mtime }
 
 // ID returns zeros here: files are told apart by their content only.
 func (f *File) ID() (dev, ino uint64) { return 0, 0 }

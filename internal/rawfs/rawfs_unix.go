@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"syscall"
+	"time"
 )
 
 // File is a regular file open for positioned reads.
@@ -17,6 +18,7 @@ type File struct {
 	name     string
 	dev, ino uint64
 	perm     uint32
+	mtime    time.Time
 }
 
 func openFlags(noFollow bool) int {
@@ -45,7 +47,8 @@ func Open(path string, noFollow bool) (*File, error) {
 		syscall.Close(fd)
 		return nil, &fs.PathError{Op: "open", Path: path, Err: ErrNotRegular}
 	}
-	return &File{fd: fd, size: st.Size, name: path, dev: uint64(st.Dev), ino: uint64(st.Ino), perm: uint32(st.Mode) & 0o7777}, nil
+	return &File{fd: fd, size: st.Size, name: path, dev: uint64(st.Dev), ino: uint64(st.Ino), perm: uint32(st.Mode) & 0o7777,
+		mtime: time.Unix(st.Mtim.Unix())}, nil
 }
 
 // open retries open(2) on EINTR.
@@ -67,6 +70,9 @@ func (f *File) Size() int64 { return f.size }
 // ID returns the file's device and inode numbers: what tells one file from another one later
 // put at the same path.
 func (f *File) ID() (dev, ino uint64) { return f.dev, f.ino }
+
+// ModTime returns the file's modification time when it was opened.
+func (f *File) ModTime() time.Time { return f.mtime }
 
 // Perm returns the file's permission bits when it was opened.
 func (f *File) Perm() fs.FileMode { return fs.FileMode(f.perm & 0o777) }
