@@ -25,10 +25,9 @@ func inflightSession(t *testing.T, busAddr string, script []map[string]any) (*Se
 	hookCmd := ShellQuote(bins.Zoneline) + " hook"
 	entry := func(matcher string) []any { return hookEntry(hookCmd, matcher) }
 	env := map[string]string{
-		"ZONELINE_STATE_DIR":  "{{WORK}}/state",
-		"ZONELINE_CONFIG":     "{{WORK}}/zoneline.toml",
-		"XDG_RUNTIME_DIR":     "{{WORK}}/xdg/run",
-		"RUNEWIDTH_EASTASIAN": "0",
+		"ZONELINE_STATE_DIR": "{{WORK}}/state",
+		"ZONELINE_CONFIG":    "{{WORK}}/zoneline.toml",
+		"XDG_RUNTIME_DIR":    "{{WORK}}/xdg/run",
 		// 2.1.332 refuses the task tools ("No such tool available: TaskCreate. TaskCreate is
 		// disabled for this session") unless this is set; TodoWrite stays refused.
 		"CLAUDE_CODE_ENABLE_TODO_TOOLS": "1",

@@ -67,10 +67,9 @@ func spaces(s string) string { return strings.ReplaceAll(s, "\u00a0", " ") }
 // peerEnv is the zoneline environment of the peer tests: private state and config.
 func peerEnv(extra map[string]string) map[string]string {
 	env := map[string]string{
-		"ZONELINE_STATE_DIR":  "{{WORK}}/state",
-		"ZONELINE_CONFIG":     "{{WORK}}/config.toml",
-		"XDG_RUNTIME_DIR":     "{{WORK}}/xdg/run",
-		"RUNEWIDTH_EASTASIAN": "0",
+		"ZONELINE_STATE_DIR": "{{WORK}}/state",
+		"ZONELINE_CONFIG":    "{{WORK}}/config.toml",
+		"XDG_RUNTIME_DIR":    "{{WORK}}/xdg/run",
 	}
 	for k, v := range extra {
 		env[k] = v

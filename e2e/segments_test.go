@@ -97,7 +97,6 @@ func TestStatuslineLimitsCostCache(t *testing.T) {
 			"XDG_CONFIG_HOME":      "{{WORK}}/xdg/config",
 			"XDG_STATE_HOME":       "{{WORK}}/xdg/state",
 			"XDG_RUNTIME_DIR":      "{{WORK}}/xdg/run",
-			"RUNEWIDTH_EASTASIAN":  "0",
 			"ANTHROPIC_AUTH_TOKEN": gatewayToken(),
 		},
 		BeforeLaunch: func(s *Session) {

@@ -50,10 +50,9 @@ func manySession(t *testing.T, name string, bins Binaries, stateDir, model strin
 			},
 		},
 		Env: map[string]string{
-			"ZONELINE_STATE_DIR":  stateDir,
-			"ZONELINE_CONFIG":     "{{WORK}}/no-such-dir/config.toml",
-			"XDG_RUNTIME_DIR":     "{{WORK}}/xdg/run",
-			"RUNEWIDTH_EASTASIAN": "0",
+			"ZONELINE_STATE_DIR": stateDir,
+			"ZONELINE_CONFIG":    "{{WORK}}/no-such-dir/config.toml",
+			"XDG_RUNTIME_DIR":    "{{WORK}}/xdg/run",
 		},
 		BeforeLaunch: func(s *Session) {
 			for _, name := range []string{"compact-prep", "postcompact"} {

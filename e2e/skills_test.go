@@ -40,11 +40,10 @@ func TestSkillsWithoutPath(t *testing.T) {
 	s := Start(t, Options{
 		Model: "claude-sonnet-4-5-20250929",
 		Env: map[string]string{
-			"PATH":                path,
-			"ZONELINE_STATE_DIR":  "{{WORK}}/state",
-			"ZONELINE_CONFIG":     "{{WORK}}/config/zoneline.toml",
-			"XDG_RUNTIME_DIR":     "{{WORK}}/xdg/run",
-			"RUNEWIDTH_EASTASIAN": "0",
+			"PATH":               path,
+			"ZONELINE_STATE_DIR": "{{WORK}}/state",
+			"ZONELINE_CONFIG":    "{{WORK}}/config/zoneline.toml",
+			"XDG_RUNTIME_DIR":    "{{WORK}}/xdg/run",
 		},
 		BeforeLaunch: func(s *Session) {
 			stateDir = filepath.Join(s.Work, "state")

@@ -76,10 +76,9 @@ func TestSecondCompactionStale(t *testing.T) {
 			},
 		},
 		Env: map[string]string{
-			"ZONELINE_STATE_DIR":  "{{WORK}}/state",
-			"ZONELINE_CONFIG":     "{{WORK}}/no-such-dir/config.toml",
-			"XDG_RUNTIME_DIR":     "{{WORK}}/xdg/run",
-			"RUNEWIDTH_EASTASIAN": "0",
+			"ZONELINE_STATE_DIR": "{{WORK}}/state",
+			"ZONELINE_CONFIG":    "{{WORK}}/no-such-dir/config.toml",
+			"XDG_RUNTIME_DIR":    "{{WORK}}/xdg/run",
 		},
 	})
 	t.Cleanup(func() {

@@ -53,14 +53,13 @@ func zonelineSessionCols(t *testing.T, model string, cols int) *Session {
 			"statusLine": map[string]any{"type": "command", "command": ShellQuote(bins.Zoneline) + " statusline"},
 		},
 		Env: map[string]string{
-			"ZONELINE_STATE_DIR":  "{{WORK}}/state",
-			"ZONELINE_CONFIG":     "{{WORK}}/no-such-dir/config.toml",
-			"XDG_CONFIG_HOME":     "{{WORK}}/xdg/config",
-			"XDG_STATE_HOME":      "{{WORK}}/xdg/state",
-			"XDG_CACHE_HOME":      "{{WORK}}/xdg/cache",
-			"XDG_DATA_HOME":       "{{WORK}}/xdg/data",
-			"XDG_RUNTIME_DIR":     "{{WORK}}/xdg/run",
-			"RUNEWIDTH_EASTASIAN": "0",
+			"ZONELINE_STATE_DIR": "{{WORK}}/state",
+			"ZONELINE_CONFIG":    "{{WORK}}/no-such-dir/config.toml",
+			"XDG_CONFIG_HOME":    "{{WORK}}/xdg/config",
+			"XDG_STATE_HOME":     "{{WORK}}/xdg/state",
+			"XDG_CACHE_HOME":     "{{WORK}}/xdg/cache",
+			"XDG_DATA_HOME":      "{{WORK}}/xdg/data",
+			"XDG_RUNTIME_DIR":    "{{WORK}}/xdg/run",
 		},
 	})
 	// Runs before Close (cleanups are last in, first out), while the pane lives.

@@ -37,7 +37,6 @@ func TestWarningLoop(t *testing.T) {
 			"ZONELINE_STATE_DIR":       "{{WORK}}/state",
 			"ZONELINE_CONFIG":          "{{WORK}}/no-such-dir/config.toml",
 			"XDG_RUNTIME_DIR":          "{{WORK}}/xdg/run",
-			"RUNEWIDTH_EASTASIAN":      "0",
 			"DBUS_SESSION_BUS_ADDRESS": bus.Addr,
 		},
 	})

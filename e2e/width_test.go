@@ -151,12 +151,11 @@ func TestStatuslineWidthSweep(t *testing.T) {
 			"statusLine": map[string]any{"type": "command", "command": "sh {{WORK}}/sweep.sh"},
 		},
 		Env: map[string]string{
-			"ZL_BIN":              bins.Zoneline,
-			"SWEEP_LOG":           "{{WORK}}/sweep.log",
-			"ZONELINE_STATE_DIR":  "{{WORK}}/state",
-			"ZONELINE_CONFIG":     "{{WORK}}/no-such-dir/config.toml",
-			"XDG_RUNTIME_DIR":     "{{WORK}}/xdg/run",
-			"RUNEWIDTH_EASTASIAN": "0",
+			"ZL_BIN":             bins.Zoneline,
+			"SWEEP_LOG":          "{{WORK}}/sweep.log",
+			"ZONELINE_STATE_DIR": "{{WORK}}/state",
+			"ZONELINE_CONFIG":    "{{WORK}}/no-such-dir/config.toml",
+			"XDG_RUNTIME_DIR":    "{{WORK}}/xdg/run",
 		},
 		BeforeLaunch: func(s *Session) {
 			if err := os.WriteFile(filepath.Join(s.Work, "sweep.sh"), []byte(sweepScript), 0o755); err != nil {

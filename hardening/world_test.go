@@ -77,7 +77,6 @@ func newWorld(t testing.TB) *world {
 		"ZONELINE_STATE_DIR=" + w.state,
 		"ZONELINE_CONFIG=" + w.config,
 		"CLAUDE_CONFIG_DIR=" + w.claude,
-		"RUNEWIDTH_EASTASIAN=0",
 		"COLUMNS=120",
 		"GIT_CONFIG_NOSYSTEM=1",
 		"CLAUDECODE=1", // run as Claude Code runs it: a hand render keeps no state

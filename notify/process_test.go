@@ -65,7 +65,7 @@ func newWorld(t *testing.T, extraEnv ...string) *world {
 		"ZONELINE_STATE_DIR=" + w.state,
 		"CLAUDE_CONFIG_DIR=" + filepath.Join(dir, "claude"),
 		"XDG_RUNTIME_DIR=" + filepath.Join(dir, "run"), // holds no bus
-		"COLUMNS=200", "RUNEWIDTH_EASTASIAN=0",
+		"COLUMNS=200",
 		"CLAUDECODE=1", // run as Claude Code runs it: a hand render keeps no state
 	}, extraEnv...)
 	return w

@@ -7,7 +7,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
-export RUNEWIDTH_EASTASIAN=0
 
 echo "== gofmt, go vet"
 bad=$(gofmt -l $(git ls-files '*.go'))

@@ -56,7 +56,7 @@ func TestNoFileOfferedToPoller(t *testing.T) {
 		"ZONELINE_CONFIG=" + filepath.Join(dir, "config.toml"),
 		"ZONELINE_STATE_DIR=" + filepath.Join(dir, "state"),
 		"CLAUDE_CONFIG_DIR=" + filepath.Join(dir, "claude"),
-		"COLUMNS=200", "TERM=xterm-256color", "RUNEWIDTH_EASTASIAN=0",
+		"COLUMNS=200", "TERM=xterm-256color",
 		"CLAUDECODE=1", // as Claude Code runs it: a hand render keeps no state
 	}
 	os.WriteFile(filepath.Join(dir, "config.toml"), []byte("glyphs = \"unicode\"\n"), 0o600)
