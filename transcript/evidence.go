@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"slices"
 	"strings"
@@ -215,7 +216,7 @@ func (s *EvidenceScanner) toolUses(rec *Record, line []byte) {
 			if _, seen := s.skillByTool[b.ID]; seen {
 				continue
 			}
-			name := firstNonEmpty(in.Skill, in.Command, in.Name)
+			name := cmp.Or(in.Skill, in.Command, in.Name)
 			if i := s.addSkill(SkillLoad{Name: safetext.Field(name, 200), UUID: rec.UUID}); i >= 0 {
 				if s.skillByTool == nil {
 					s.skillByTool, s.skillWait = map[string]int{}, map[string]int{}
@@ -500,7 +501,7 @@ func resolve(p pendingCall, op gitOperation, text string) []Action {
 		}
 		switch a.Kind {
 		case ActionPush:
-			a.ID = firstNonEmpty(pushedRef(text), p.branch)
+			a.ID = cmp.Or(pushedRef(text), p.branch)
 		case ActionPR:
 			a.ID = urlWith(text, "/pull/")
 		case ActionIssue:

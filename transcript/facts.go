@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"strings"
 	"time"
@@ -307,7 +308,7 @@ func (c *collector) tool(b contentBlock) {
 	}
 	switch {
 	case fileTool(b.Name):
-		if p := firstNonEmpty(in.FilePath, in.NotebookPath); p != "" {
+		if p := cmp.Or(in.FilePath, in.NotebookPath); p != "" {
 			c.files.add(p)
 		}
 	case b.Name == "Bash":
@@ -322,7 +323,7 @@ func (c *collector) tool(b contentBlock) {
 			c.descs[in.Command] = in.Description
 		}
 	case b.Name == "Skill":
-		if name := firstNonEmpty(in.Skill, in.Command, in.Name); name != "" {
+		if name := cmp.Or(in.Skill, in.Command, in.Name); name != "" {
 			c.skills.add(name)
 		}
 	case b.Name == "SlashCommand": // older Claude Code: input.command is "/name args"

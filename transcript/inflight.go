@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"slices"
 	"strconv"
@@ -257,14 +258,14 @@ func (c *flightCollector) tool(b contentBlock, t time.Time) {
 			c.updateOrder = append(c.updateOrder, b.ID)
 		}
 	case "KillShell", "KillBash", "TaskStop":
-		id := safetext.Field(firstNonEmpty(in.ShellID, in.BashID, in.TaskID2, rawID(in.TaskID)), 80)
+		id := safetext.Field(cmp.Or(in.ShellID, in.BashID, in.TaskID2, rawID(in.TaskID)), 80)
 		for _, i := range c.bgByID[id] {
 			c.f.Background[i].Stopped = true
 		}
 	case "TaskOutput", "BashOutput":
 		// Their result reports the task's status: the one way a 2.1.20 session learnt that a
 		// background command had ended (TaskOutput replaced BashOutput and KillShell there).
-		if id := safetext.Field(firstNonEmpty(in.TaskID2, in.BashID, in.ShellID, rawID(in.TaskID)), 80); id != "" {
+		if id := safetext.Field(cmp.Or(in.TaskID2, in.BashID, in.ShellID, rawID(in.TaskID)), 80); id != "" {
 			if c.outputs == nil {
 				c.outputs = map[string]string{}
 			}
