@@ -218,10 +218,8 @@ func (s *EvidenceScanner) toolUses(rec *Record, line []byte) {
 			}
 			name := cmp.Or(in.Skill, in.Command, in.Name)
 			if i := s.addSkill(SkillLoad{Name: safetext.Field(name, 200), UUID: rec.UUID}); i >= 0 {
-				if s.skillByTool == nil {
-					s.skillByTool, s.skillWait = map[string]int{}, map[string]int{}
-				}
-				s.skillByTool[b.ID], s.skillWait[b.ID] = i, i
+				put(&s.skillByTool, b.ID, i)
+				put(&s.skillWait, b.ID, i)
 				s.bodyWait = append(s.bodyWait, i)
 			}
 			continue
@@ -246,9 +244,6 @@ func (s *EvidenceScanner) toolUses(rec *Record, line []byte) {
 
 // wait keeps a Bash call until its result comes, forgetting the oldest beyond maxPendingCalls.
 func (s *EvidenceScanner) wait(id string, p pendingCall) {
-	if s.pending == nil {
-		s.pending = map[string]pendingCall{}
-	}
 	for len(s.pending) >= maxPendingCalls && len(s.order) > 0 {
 		if _, ok := s.pending[s.order[0]]; ok {
 			delete(s.pending, s.order[0])
@@ -256,7 +251,7 @@ func (s *EvidenceScanner) wait(id string, p pendingCall) {
 		}
 		s.order = s.order[1:]
 	}
-	s.pending[id] = p
+	put(&s.pending, id, p)
 	s.order = append(s.order, id)
 	if len(s.order) > 4*maxPendingCalls { // drop the answered ids
 		live := s.order[:0]

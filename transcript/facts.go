@@ -305,11 +305,8 @@ func (c *collector) tool(b contentBlock) {
 			return
 		}
 		c.commands.add(in.Command)
-		if c.descs == nil {
-			c.descs = map[string]string{}
-		}
 		if in.Description != "" || c.descs[in.Command] == "" {
-			c.descs[in.Command] = in.Description
+			put(&c.descs, in.Command, in.Description)
 		}
 	case b.Name == "Skill":
 		if name := cmp.Or(in.Skill, in.Command, in.Name); name != "" {
@@ -362,10 +359,7 @@ type recent struct {
 }
 
 func (r *recent) add(s string) {
-	if r.last == nil {
-		r.last = map[string]int{}
-	}
-	r.last[s] = len(r.seq)
+	put(&r.last, s, len(r.seq))
 	r.seq = append(r.seq, s)
 }
 

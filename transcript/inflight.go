@@ -222,17 +222,11 @@ func (c *flightCollector) tool(b contentBlock, t time.Time) {
 		if !truthy(in.RunInBackground) || in.Command == "" {
 			return
 		}
-		if c.bg == nil {
-			c.bg = map[string]int{}
-		}
-		c.bg[b.ID] = len(c.f.Background)
+		put(&c.bg, b.ID, len(c.f.Background))
 		c.f.Background = append(c.f.Background, Background{ToolUseID: safetext.Field(b.ID, 80),
 			Command: safetext.Field(in.Command, MaxFlightText), Description: safetext.Field(in.Description, MaxFlightText), Started: t})
 	case "Agent", "Task":
-		if c.agents == nil {
-			c.agents = map[string]int{}
-		}
-		c.agents[b.ID] = len(c.f.Agents)
+		put(&c.agents, b.ID, len(c.f.Agents))
 		c.f.Agents = append(c.f.Agents, Agent{ToolUseID: safetext.Field(b.ID, 80), Type: safetext.Field(in.SubagentType, 80),
 			Description: safetext.Field(in.Description, MaxFlightText), Background: truthy(in.RunInBackground), Started: t})
 	case "TodoWrite":
@@ -240,21 +234,13 @@ func (c *flightCollector) tool(b contentBlock, t time.Time) {
 		for _, td := range in.Todos {
 			list = append(list, Task{Subject: safetext.Field(td.Content, MaxFlightText), Status: safetext.Field(td.Status, 20)})
 		}
-		if c.todos == nil {
-			c.todos = map[string][]Task{}
-		}
-		c.todos[b.ID], c.todosID = list, b.ID
+		put(&c.todos, b.ID, list)
+		c.todosID = b.ID
 	case "TaskCreate":
-		if c.creates == nil {
-			c.creates = map[string]string{}
-		}
-		c.creates[b.ID] = safetext.Field(in.Subject, MaxFlightText)
+		put(&c.creates, b.ID, safetext.Field(in.Subject, MaxFlightText))
 	case "TaskUpdate":
 		if id := rawID(in.TaskID); id != "" {
-			if c.updates == nil {
-				c.updates = map[string]taskUpdate{}
-			}
-			c.updates[b.ID] = taskUpdate{id: id, status: safetext.Field(in.Status, 20), subject: safetext.Field(in.Subject, MaxFlightText)}
+			put(&c.updates, b.ID, taskUpdate{id: id, status: safetext.Field(in.Status, 20), subject: safetext.Field(in.Subject, MaxFlightText)})
 			c.updateOrder = append(c.updateOrder, b.ID)
 		}
 	case "KillShell", "KillBash", "TaskStop":
@@ -266,10 +252,7 @@ func (c *flightCollector) tool(b contentBlock, t time.Time) {
 		// Their result reports the task's status: the one way a 2.1.20 session learnt that a
 		// background command had ended (TaskOutput replaced BashOutput and KillShell there).
 		if id := safetext.Field(cmp.Or(in.TaskID2, in.BashID, in.ShellID, rawID(in.TaskID)), 80); id != "" {
-			if c.outputs == nil {
-				c.outputs = map[string]string{}
-			}
-			c.outputs[b.ID] = id
+			put(&c.outputs, b.ID, id)
 		}
 	case "EnterPlanMode":
 		c.mode("plan", t)
@@ -278,10 +261,7 @@ func (c *flightCollector) tool(b contentBlock, t time.Time) {
 		if in.PlanFile != "" {
 			c.f.PlanFile = safetext.Field(in.PlanFile, MaxFlightPath)
 		}
-		if c.exits == nil {
-			c.exits = map[string]bool{}
-		}
-		c.exits[b.ID] = true
+		put(&c.exits, b.ID, true)
 	}
 }
 
@@ -308,6 +288,14 @@ func (c *flightCollector) done() Flight {
 	f.Tasks, f.TasksDropped = capFirst(tasks, MaxFlightTasks)
 	f.TasksDropped += len(c.tasksDropped)
 	return f
+}
+
+// put sets (*m)[k] to v, making the map first: the collectors' maps start nil.
+func put[K comparable, V any](m *map[K]V, k K, v V) {
+	if *m == nil {
+		*m = map[K]V{}
+	}
+	(*m)[k] = v
 }
 
 // capLast keeps the last n elements (the most recent), counting the rest.
