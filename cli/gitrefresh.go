@@ -10,6 +10,7 @@ import (
 
 	"github.com/zoneline/zoneline/gitcache"
 	"github.com/zoneline/zoneline/gitinfo"
+	"github.com/zoneline/zoneline/internal/detach"
 	"github.com/zoneline/zoneline/snapshot"
 )
 
@@ -87,7 +88,7 @@ func (e *Env) startGitRefresh(root string) {
 		return // a test binary running cli in-process: it has no git-refresh command to start
 	}
 	args := []string{"git-refresh", "-root", root}
-	if err := gitcache.Start(bin, args); err != nil {
+	if err := detach.Start(bin, args); err != nil {
 		e.State.Log("statusline", "git refresh: %v", err)
 	}
 }

@@ -118,7 +118,7 @@ func TestNoShellFromPayload(t *testing.T) {
 	allowed := map[string]bool{ // file → why its program is not payload data
 		"snapshot/git.go": true, // "git" with a fixed argv, every program-starting knob off; the repository found from the payload's cwd is cmd.Dir, not argv
 		// detach.Start's callers: notify/spawn.go (the companion binary found beside zoneline)
-		// and gitcache.Start from cli/gitrefresh.go (zoneline itself, os.Executable, named
+		// and cli/gitrefresh.go (zoneline itself, os.Executable, named
 		// zoneline, with the fixed argv git-refresh -root <worktree gitinfo found>).
 		"internal/detach/detach_unix.go":    true,
 		"internal/detach/detach_windows.go": true, // the same on Windows
