@@ -1,5 +1,7 @@
 package redact
 
+import "strings"
+
 // notLiteral reports whether the value of a secret-named key is plainly no secret: a boolean
 // or null (passwordless: true), and but for a password (a PIN is one) a number (token_id=4096),
 // or code that computes one (a call: getToken(), os.Getenv("…"); an attribute: config.api_key,
@@ -12,7 +14,7 @@ func notLiteral(v, kind string) bool {
 	if kind == KindPassword {
 		return false
 	}
-	if allDigits(v) || index(v, "(") >= 0 {
+	if allDigits(v) || strings.Contains(v, "(") {
 		return true
 	}
 	// identifier.identifier…: an attribute, not a value (a dotted token is matched by token
