@@ -96,21 +96,17 @@ func secretWordIn(name string) string {
 		case 's':
 			w = firstAt(name, i, "secret", "sessionkey", "signingkey")
 		case 't':
-			w = firstAt(name, i, "token", "", "")
+			w = firstAt(name, i, "token")
 		case 'p':
-			if w = firstAt(name, i, "password", "passwd", "passphrase"); w == "" {
-				w = firstAt(name, i, "private", "", "")
-			}
+			w = firstAt(name, i, "password", "passwd", "passphrase", "private")
 		case 'a':
-			if w = firstAt(name, i, "apikey", "accesskey", "accountkey"); w == "" {
-				w = firstAt(name, i, "authkey", "", "")
-			}
+			w = firstAt(name, i, "apikey", "accesskey", "accountkey", "authkey")
 		case 'c':
-			w = firstAt(name, i, "credential", "", "")
+			w = firstAt(name, i, "credential")
 		case 'e':
-			w = firstAt(name, i, "encryptionkey", "", "")
+			w = firstAt(name, i, "encryptionkey")
 		case 'm':
-			w = firstAt(name, i, "masterkey", "", "")
+			w = firstAt(name, i, "masterkey")
 		}
 		if w != "" {
 			return w
@@ -119,15 +115,12 @@ func secretWordIn(name string) string {
 	return ""
 }
 
-// firstAt returns the first of a, b and c (non-empty) that name holds at i (nameAt).
-func firstAt(name string, i int, a, b, c string) string {
-	switch {
-	case nameAt(name, i, a):
-		return a
-	case b != "" && nameAt(name, i, b):
-		return b
-	case c != "" && nameAt(name, i, c):
-		return c
+// firstAt returns the first of words that name holds at i (nameAt), "" when none.
+func firstAt(name string, i int, words ...string) string {
+	for _, w := range words {
+		if nameAt(name, i, w) {
+			return w
+		}
 	}
 	return ""
 }
