@@ -78,46 +78,38 @@ func (s *Scanner) object(field func(key []byte) error) (present bool, err error)
 	default:
 		return false, s.fail("want an object")
 	}
-	return true, s.elements('}', "want ',' or '}'", func() error {
+	s.i++
+	if s.depth++; s.depth > maxDepth {
+		return false, s.fail("nesting too deep")
+	}
+	defer func() { s.depth-- }()
+	if s.peek() == '}' {
+		s.i++
+		return true, nil
+	}
+	for {
 		if s.peek() != '"' {
-			return s.fail("want a key")
+			return true, s.fail("want a key")
 		}
 		key, err := s.rawString()
 		if err != nil {
-			return err
+			return true, err
 		}
 		if s.peek() != ':' {
-			return s.fail("want ':'")
+			return true, s.fail("want ':'")
 		}
 		s.i++
-		return field(key)
-	})
-}
-
-// elements reads the elements of the object or array opened at s.i, each through elem, to
-// the closing byte end; want is the error when neither ',' nor end follows an element.
-func (s *Scanner) elements(end byte, want string, elem func() error) error {
-	s.i++
-	if s.depth++; s.depth > maxDepth {
-		return s.fail("nesting too deep")
-	}
-	defer func() { s.depth-- }()
-	if s.peek() == end {
-		s.i++
-		return nil
-	}
-	for {
-		if err := elem(); err != nil {
-			return err
+		if err := field(key); err != nil {
+			return true, err
 		}
 		switch s.peek() {
 		case ',':
 			s.i++
-		case end:
+		case '}':
 			s.i++
-			return nil
+			return true, nil
 		default:
-			return s.fail(want)
+			return true, s.fail("want ',' or '}'")
 		}
 	}
 }
@@ -243,7 +235,29 @@ func (s *Scanner) Array(fn func() error) (Kind, error) {
 	}
 	s.push("[]")
 	defer s.pop()
-	return Present, s.elements(']', "want ',' or ']'", fn)
+	s.i++
+	if s.depth++; s.depth > maxDepth {
+		return Present, s.fail("nesting too deep")
+	}
+	defer func() { s.depth-- }()
+	if s.peek() == ']' {
+		s.i++
+		return Present, nil
+	}
+	for {
+		if err := fn(); err != nil {
+			return Present, err
+		}
+		switch s.peek() {
+		case ',':
+			s.i++
+		case ']':
+			s.i++
+			return Present, nil
+		default:
+			return Present, s.fail("want ',' or ']'")
+		}
+	}
 }
 
 // Raw reads any value and returns its bytes, validated (for a caller's own lenient reading).
