@@ -371,7 +371,7 @@ func (s *Scanner) rawString() ([]byte, error) {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 				s.i += 2
 			case 'u':
-				if s.i+6 > len(s.b) || hex4(s.b[s.i+2:s.i+6]) < 0 {
+				if s.i+6 > len(s.b) || !isHex4(s.b[s.i+2:s.i+6]) {
 					return nil, s.fail("invalid \\u escape")
 				}
 				s.i += 6
@@ -385,6 +385,15 @@ func (s *Scanner) rawString() ([]byte, error) {
 		}
 	}
 	return nil, s.fail("unterminated string")
+}
+
+func isHex4(b []byte) bool {
+	for _, c := range b[:4] {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return false
+		}
+	}
+	return true
 }
 
 // Skip reads and validates any value.
@@ -532,19 +541,17 @@ func needsUnquote(raw []byte) bool {
 	return false
 }
 
-// hex4 returns the value of the four hex digits b starts with, -1 when they are not.
 func hex4(b []byte) int {
 	n := 0
 	for _, c := range b[:4] {
+		n <<= 4
 		switch {
-		case '0' <= c && c <= '9':
-			n = n<<4 | int(c-'0')
-		case 'a' <= c && c <= 'f':
-			n = n<<4 | int(c-'a'+10)
-		case 'A' <= c && c <= 'F':
-			n = n<<4 | int(c-'A'+10)
+		case c <= '9':
+			n |= int(c - '0')
+		case c <= 'F':
+			n |= int(c-'A') + 10
 		default:
-			return -1
+			n |= int(c-'a') + 10
 		}
 	}
 	return n
