@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+
+	"github.com/zoneline/zoneline/internal/testtmp"
 )
 
 // TestEachFile: every file read once, by at most the workers asked for, with the progress
@@ -48,7 +50,7 @@ func TestEachFile(t *testing.T) {
 }
 
 func TestOpenWhole(t *testing.T) {
-	dir := t.TempDir()
+	dir := testtmp.Dir(t)
 	p := filepath.Join(dir, "a.jsonl")
 	if err := os.WriteFile(p, []byte("{}\n"), 0o600); err != nil {
 		t.Fatal(err)
