@@ -55,23 +55,15 @@ type Entry struct {
 // Dir returns the cache folder under the state dir root.
 func Dir(stateRoot string) string { return filepath.Join(stateRoot, DirName) }
 
-func key(root string) string {
+// Path returns the entry file of the worktree root.
+func Path(stateRoot, root string) string { return file(stateRoot, root, ".json") }
+
+// file returns the cache's file for the worktree root with extension ext (.json, .refresh,
+// .lock), named by the FNV-64a of root.
+func file(stateRoot, root, ext string) string {
 	h := fnv.New64a()
 	h.Write([]byte(root))
-	return strconv.FormatUint(h.Sum64(), 16)
-}
-
-// Path returns the entry file of the worktree root.
-func Path(stateRoot, root string) string {
-	return filepath.Join(Dir(stateRoot), key(root)+".json")
-}
-
-func stampPath(stateRoot, root string) string {
-	return filepath.Join(Dir(stateRoot), key(root)+".refresh")
-}
-
-func lockPath(stateRoot, root string) string {
-	return filepath.Join(Dir(stateRoot), key(root)+".lock")
+	return filepath.Join(Dir(stateRoot), strconv.FormatUint(h.Sum64(), 16)+ext)
 }
 
 // Load returns the entry of root; ok is false when there is none, it cannot be read, or it
@@ -132,12 +124,12 @@ func Claim(stateRoot, root string, now time.Time) bool {
 	if err := state.MkdirPrivate(Dir(stateRoot)); err != nil {
 		return false
 	}
-	unlock, err := state.Lock(lockPath(stateRoot, root), 0)
+	unlock, err := state.Lock(file(stateRoot, root, ".lock"), 0)
 	defer unlock()
 	if err != nil {
 		return false
 	}
-	p := stampPath(stateRoot, root)
+	p := file(stateRoot, root, ".refresh")
 	if t, ok := rawfs.ModTime(p); ok && now.Sub(t) < RefreshAfter && now.Sub(t) > -time.Minute {
 		return false
 	}

@@ -102,7 +102,7 @@ func TestClaimOncePerInterval(t *testing.T) {
 		t.Fatal("another worktree's claim refused")
 	}
 	old := now.Add(-2 * RefreshAfter)
-	os.Chtimes(stampPath(st, "/r"), old, old)
+	os.Chtimes(file(st, "/r", ".refresh"), old, old)
 	if !Claim(st, "/r", now) {
 		t.Fatal("claim after RefreshAfter refused")
 	}
@@ -138,9 +138,9 @@ func TestClaimRace(t *testing.T) {
 	for round := 0; round < 20; round++ {
 		if round%2 == 1 { // an expired stamp to take over, else none at all
 			old := now.Add(-2 * RefreshAfter)
-			os.Chtimes(stampPath(st, "/r"), old, old)
+			os.Chtimes(file(st, "/r", ".refresh"), old, old)
 		} else {
-			os.Remove(stampPath(st, "/r"))
+			os.Remove(file(st, "/r", ".refresh"))
 		}
 		var wins atomic.Int32
 		var start, done sync.WaitGroup

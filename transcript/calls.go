@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 )
 
@@ -122,7 +123,7 @@ func callsIn(buf []byte, content *[]byte) (calls []Call) {
 			seen[key] = true
 			var in toolInput
 			json.Unmarshal(b.Input, &in)
-			c := Call{ID: b.ID, Name: b.Name, File: firstNonEmpty(in.FilePath, in.NotebookPath)}
+			c := Call{ID: b.ID, Name: b.Name, File: cmp.Or(in.FilePath, in.NotebookPath)}
 			switch b.Name {
 			case "Bash":
 				c.Command = in.Command

@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"slices"
 	"strings"
@@ -189,12 +190,7 @@ var actionWords = [][]byte{[]byte("push"), []byte("tag"), []byte("gh"), []byte("
 
 // mayAct reports whether an assistant record may hold a Bash call that does an external action.
 func mayAct(line []byte) bool {
-	for _, w := range actionWords {
-		if bytes.Contains(line, w) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(actionWords, func(w []byte) bool { return bytes.Contains(line, w) })
 }
 
 // toolUses reads an assistant record's Skill and Bash calls.
@@ -215,12 +211,10 @@ func (s *EvidenceScanner) toolUses(rec *Record, line []byte) {
 			if _, seen := s.skillByTool[b.ID]; seen {
 				continue
 			}
-			name := firstNonEmpty(in.Skill, in.Command, in.Name)
+			name := cmp.Or(in.Skill, in.Command, in.Name)
 			if i := s.addSkill(SkillLoad{Name: safetext.Field(name, 200), UUID: rec.UUID}); i >= 0 {
-				if s.skillByTool == nil {
-					s.skillByTool, s.skillWait = map[string]int{}, map[string]int{}
-				}
-				s.skillByTool[b.ID], s.skillWait[b.ID] = i, i
+				put(&s.skillByTool, b.ID, i)
+				put(&s.skillWait, b.ID, i)
 				s.bodyWait = append(s.bodyWait, i)
 			}
 			continue
@@ -245,9 +239,6 @@ func (s *EvidenceScanner) toolUses(rec *Record, line []byte) {
 
 // wait keeps a Bash call until its result comes, forgetting the oldest beyond maxPendingCalls.
 func (s *EvidenceScanner) wait(id string, p pendingCall) {
-	if s.pending == nil {
-		s.pending = map[string]pendingCall{}
-	}
 	for len(s.pending) >= maxPendingCalls && len(s.order) > 0 {
 		if _, ok := s.pending[s.order[0]]; ok {
 			delete(s.pending, s.order[0])
@@ -255,16 +246,13 @@ func (s *EvidenceScanner) wait(id string, p pendingCall) {
 		}
 		s.order = s.order[1:]
 	}
-	s.pending[id] = p
+	put(&s.pending, id, p)
 	s.order = append(s.order, id)
 	if len(s.order) > 4*maxPendingCalls { // drop the answered ids
-		live := s.order[:0]
-		for _, id := range s.order {
-			if _, ok := s.pending[id]; ok {
-				live = append(live, id)
-			}
-		}
-		s.order = live
+		s.order = slices.DeleteFunc(s.order, func(id string) bool {
+			_, ok := s.pending[id]
+			return !ok
+		})
 	}
 }
 
@@ -298,15 +286,7 @@ func (s *EvidenceScanner) skillBody(rec *Record, line []byte) {
 		// Claude Code 2.1.185 and later may give a plugin skill's body without the line.
 		body = strings.TrimLeft(text, " \n")
 	}
-	body = strings.TrimLeft(body, "\n")
-	cut := len(body) > MaxSkillBody
-	if cut {
-		n := MaxSkillBody
-		for n > 0 && !utf8.RuneStart(body[n]) {
-			n--
-		}
-		body = body[:n]
-	}
+	body, cut := skillText(strings.TrimLeft(body, "\n"))
 	if called {
 		s.ev.Skills[i].Body, s.ev.Skills[i].BodyCut = body, cut
 		s.bodyWait = slices.DeleteFunc(s.bodyWait, func(j int) bool { return j == i })
@@ -330,6 +310,19 @@ func (s *EvidenceScanner) skillBody(rec *Record, line []byte) {
 	}
 	s.slashName, s.slashUUID = "", ""
 	s.addSkill(SkillLoad{Name: safetext.Field(name, 200), Body: body, BodyCut: cut, UUID: uuid})
+}
+
+// skillText returns a skill's body cut to MaxSkillBody bytes at a rune's start; cut reports
+// that it was longer.
+func skillText(body string) (text string, cut bool) {
+	if len(body) <= MaxSkillBody {
+		return body, false
+	}
+	n := MaxSkillBody
+	for n > 0 && !utf8.RuneStart(body[n]) {
+		n--
+	}
+	return body[:n], true
 }
 
 // sameSkill reports whether a Skill call's name ("superpowers:brainstorming", "goal") is the
@@ -359,11 +352,7 @@ func (s *EvidenceScanner) invoked(line []byte) {
 		return
 	}
 	for _, k := range r.Attachment.Skills {
-		body := k.Content
-		cut := len(body) > MaxSkillBody
-		if cut {
-			body = strings.ToValidUTF8(body[:MaxSkillBody], "")
-		}
+		body, cut := skillText(k.Content)
 		s.addSkill(SkillLoad{Name: safetext.Field(k.Name, 200), Body: body, BodyCut: cut, UUID: r.UUID, Restored: true})
 	}
 }
@@ -471,7 +460,7 @@ func (s *EvidenceScanner) results(line []byte) {
 		}
 		if len(s.ev.Actions) > 2*MaxEvidenceActions {
 			n := len(s.ev.Actions) - MaxEvidenceActions
-			s.ev.Actions = append(s.ev.Actions[:0], s.ev.Actions[n:]...)
+			s.ev.Actions = slices.Delete(s.ev.Actions, 0, n)
 			s.ev.ActionsDropped += n
 		}
 	}
@@ -500,7 +489,7 @@ func resolve(p pendingCall, op gitOperation, text string) []Action {
 		}
 		switch a.Kind {
 		case ActionPush:
-			a.ID = firstNonEmpty(pushedRef(text), p.branch)
+			a.ID = cmp.Or(pushedRef(text), p.branch)
 		case ActionPR:
 			a.ID = urlWith(text, "/pull/")
 		case ActionIssue:
@@ -512,13 +501,7 @@ func resolve(p pendingCall, op gitOperation, text string) []Action {
 		}
 	}
 	if strings.Contains(text, "[deleted]") { // git's " - [deleted]   branch": no push of it
-		out := acts[:0]
-		for _, a := range acts {
-			if a.Kind != ActionPush || a.ID == "" || !deletedRef(text, a.ID) {
-				out = append(out, a)
-			}
-		}
-		acts = out
+		acts = slices.DeleteFunc(acts, func(a Action) bool { return a.Kind == ActionPush && a.ID != "" && deletedRef(text, a.ID) })
 	}
 	return acts
 }
@@ -536,13 +519,7 @@ func deletedRef(text, ref string) bool {
 }
 
 func withoutKind(acts []Action, kind string) []Action {
-	out := acts[:0]
-	for _, a := range acts {
-		if a.Kind != kind {
-			out = append(out, a)
-		}
-	}
-	return out
+	return slices.DeleteFunc(acts, func(a Action) bool { return a.Kind == kind })
 }
 
 // urlWith returns the first http(s) URL in text that contains part, without trailing

@@ -197,20 +197,16 @@ func ghActions(w []string) []Action {
 	if len(pos) < 2 {
 		return nil
 	}
+	id := "" // what a merge or a release names
+	if len(pos) > 2 {
+		id = pos[2]
+	}
 	switch pos[0] + " " + pos[1] {
 	case "pr create", "pr new":
 		return []Action{{Kind: ActionPR, Verb: "created"}}
 	case "pr merge":
-		id := ""
-		if len(pos) > 2 {
-			id = pos[2]
-		}
 		return []Action{{Kind: ActionPR, ID: id, Verb: "merged"}}
 	case "release create", "release new":
-		id := ""
-		if len(pos) > 2 {
-			id = pos[2]
-		}
 		return []Action{{Kind: ActionRelease, ID: id}}
 	case "issue create", "issue new":
 		return []Action{{Kind: ActionIssue, Verb: "created"}}

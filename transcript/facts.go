@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"strings"
 	"time"
@@ -17,17 +18,11 @@ type FactLimits struct {
 }
 
 func (l FactLimits) withDefaults() FactLimits {
-	def := func(v, d int) int {
-		if v <= 0 {
-			return d
-		}
-		return v
-	}
-	return FactLimits{
-		Prompts:  def(l.Prompts, DefaultFactPrompts),
-		Files:    def(l.Files, DefaultFactFiles),
-		Commands: def(l.Commands, DefaultFactCommands),
-		Skills:   def(l.Skills, DefaultFactSkills),
+	return FactLimits{ // max(v, 0): a negative limit is 0, which cmp.Or replaces
+		Prompts:  cmp.Or(max(l.Prompts, 0), DefaultFactPrompts),
+		Files:    cmp.Or(max(l.Files, 0), DefaultFactFiles),
+		Commands: cmp.Or(max(l.Commands, 0), DefaultFactCommands),
+		Skills:   cmp.Or(max(l.Skills, 0), DefaultFactSkills),
 	}
 }
 
@@ -110,27 +105,22 @@ func Facts(path string, maxBytes int64, limits FactLimits) (FactSet, error) {
 	if err := readAt(f, buf, start); err != nil {
 		return FactSet{}, err
 	}
-	if start > 0 { // drop the line cut by the window
-		i := bytes.IndexByte(buf, '\n')
-		if i < 0 {
-			buf = nil
-		} else {
-			buf = buf[i+1:]
-		}
+	if start > 0 { // drop the line cut by the window (all of buf when it has no newline)
+		_, buf, _ = bytes.Cut(buf, []byte{'\n'})
 	}
 	c := collector{fs: FactSet{Partial: start > 0}, seenTool: map[string]bool{}, seenUUID: map[string]bool{}}
 	for line := range bytes.Lines(buf) {
 		c.line(line)
 	}
 	fs := c.fs
-	fs.Prompts = lastN(fs.Prompts, limits.Prompts)
-	fs.Files = lastN(c.files.list(), limits.Files)
-	fs.Skills = lastN(c.skills.list(), limits.Skills)
+	fs.Prompts, _ = capLast(fs.Prompts, limits.Prompts)
+	fs.Files, _ = capLast(c.files.list(), limits.Files)
+	fs.Skills, _ = capLast(c.skills.list(), limits.Skills)
 	var cmds []Command
 	for _, k := range c.commands.list() {
 		cmds = append(cmds, Command{Command: k, Description: c.descs[k]})
 	}
-	fs.Commands = lastN(cmds, limits.Commands)
+	fs.Commands, _ = capLast(cmds, limits.Commands)
 	fs.Flight = c.flight.done()
 	return fs, nil
 }
@@ -307,7 +297,7 @@ func (c *collector) tool(b contentBlock) {
 	}
 	switch {
 	case fileTool(b.Name):
-		if p := firstNonEmpty(in.FilePath, in.NotebookPath); p != "" {
+		if p := cmp.Or(in.FilePath, in.NotebookPath); p != "" {
 			c.files.add(p)
 		}
 	case b.Name == "Bash":
@@ -315,14 +305,11 @@ func (c *collector) tool(b contentBlock) {
 			return
 		}
 		c.commands.add(in.Command)
-		if c.descs == nil {
-			c.descs = map[string]string{}
-		}
 		if in.Description != "" || c.descs[in.Command] == "" {
-			c.descs[in.Command] = in.Description
+			put(&c.descs, in.Command, in.Description)
 		}
 	case b.Name == "Skill":
-		if name := firstNonEmpty(in.Skill, in.Command, in.Name); name != "" {
+		if name := cmp.Or(in.Skill, in.Command, in.Name); name != "" {
 			c.skills.add(name)
 		}
 	case b.Name == "SlashCommand": // older Claude Code: input.command is "/name args"
@@ -340,19 +327,15 @@ func stripReminders(s string) string {
 		return s
 	}
 	var b strings.Builder
-	for {
-		i := strings.Index(s, open)
-		if i < 0 {
-			b.WriteString(s)
-			return b.String()
+	for ok := true; ok; {
+		var before string
+		before, s, ok = strings.Cut(s, open)
+		b.WriteString(before)
+		if ok {
+			_, s, ok = strings.Cut(s, closing)
 		}
-		b.WriteString(s[:i])
-		j := strings.Index(s[i:], closing)
-		if j < 0 {
-			return b.String()
-		}
-		s = s[i+j+len(closing):]
 	}
+	return b.String()
 }
 
 // between returns the text between the first open and the next close, or "".
@@ -376,10 +359,7 @@ type recent struct {
 }
 
 func (r *recent) add(s string) {
-	if r.last == nil {
-		r.last = map[string]int{}
-	}
-	r.last[s] = len(r.seq)
+	put(&r.last, s, len(r.seq))
 	r.seq = append(r.seq, s)
 }
 
@@ -392,11 +372,4 @@ func (r *recent) list() []string {
 		}
 	}
 	return out
-}
-
-func lastN[T any](s []T, n int) []T {
-	if len(s) > n {
-		return s[len(s)-n:]
-	}
-	return s
 }

@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"slices"
 	"strconv"
@@ -221,17 +222,11 @@ func (c *flightCollector) tool(b contentBlock, t time.Time) {
 		if !truthy(in.RunInBackground) || in.Command == "" {
 			return
 		}
-		if c.bg == nil {
-			c.bg = map[string]int{}
-		}
-		c.bg[b.ID] = len(c.f.Background)
+		put(&c.bg, b.ID, len(c.f.Background))
 		c.f.Background = append(c.f.Background, Background{ToolUseID: safetext.Field(b.ID, 80),
 			Command: safetext.Field(in.Command, MaxFlightText), Description: safetext.Field(in.Description, MaxFlightText), Started: t})
 	case "Agent", "Task":
-		if c.agents == nil {
-			c.agents = map[string]int{}
-		}
-		c.agents[b.ID] = len(c.f.Agents)
+		put(&c.agents, b.ID, len(c.f.Agents))
 		c.f.Agents = append(c.f.Agents, Agent{ToolUseID: safetext.Field(b.ID, 80), Type: safetext.Field(in.SubagentType, 80),
 			Description: safetext.Field(in.Description, MaxFlightText), Background: truthy(in.RunInBackground), Started: t})
 	case "TodoWrite":
@@ -239,36 +234,25 @@ func (c *flightCollector) tool(b contentBlock, t time.Time) {
 		for _, td := range in.Todos {
 			list = append(list, Task{Subject: safetext.Field(td.Content, MaxFlightText), Status: safetext.Field(td.Status, 20)})
 		}
-		if c.todos == nil {
-			c.todos = map[string][]Task{}
-		}
-		c.todos[b.ID], c.todosID = list, b.ID
+		put(&c.todos, b.ID, list)
+		c.todosID = b.ID
 	case "TaskCreate":
-		if c.creates == nil {
-			c.creates = map[string]string{}
-		}
-		c.creates[b.ID] = safetext.Field(in.Subject, MaxFlightText)
+		put(&c.creates, b.ID, safetext.Field(in.Subject, MaxFlightText))
 	case "TaskUpdate":
 		if id := rawID(in.TaskID); id != "" {
-			if c.updates == nil {
-				c.updates = map[string]taskUpdate{}
-			}
-			c.updates[b.ID] = taskUpdate{id: id, status: safetext.Field(in.Status, 20), subject: safetext.Field(in.Subject, MaxFlightText)}
+			put(&c.updates, b.ID, taskUpdate{id: id, status: safetext.Field(in.Status, 20), subject: safetext.Field(in.Subject, MaxFlightText)})
 			c.updateOrder = append(c.updateOrder, b.ID)
 		}
 	case "KillShell", "KillBash", "TaskStop":
-		id := safetext.Field(firstNonEmpty(in.ShellID, in.BashID, in.TaskID2, rawID(in.TaskID)), 80)
+		id := safetext.Field(cmp.Or(in.ShellID, in.BashID, in.TaskID2, rawID(in.TaskID)), 80)
 		for _, i := range c.bgByID[id] {
 			c.f.Background[i].Stopped = true
 		}
 	case "TaskOutput", "BashOutput":
 		// Their result reports the task's status: the one way a 2.1.20 session learnt that a
 		// background command had ended (TaskOutput replaced BashOutput and KillShell there).
-		if id := safetext.Field(firstNonEmpty(in.TaskID2, in.BashID, in.ShellID, rawID(in.TaskID)), 80); id != "" {
-			if c.outputs == nil {
-				c.outputs = map[string]string{}
-			}
-			c.outputs[b.ID] = id
+		if id := safetext.Field(cmp.Or(in.TaskID2, in.BashID, in.ShellID, rawID(in.TaskID)), 80); id != "" {
+			put(&c.outputs, b.ID, id)
 		}
 	case "EnterPlanMode":
 		c.mode("plan", t)
@@ -277,10 +261,7 @@ func (c *flightCollector) tool(b contentBlock, t time.Time) {
 		if in.PlanFile != "" {
 			c.f.PlanFile = safetext.Field(in.PlanFile, MaxFlightPath)
 		}
-		if c.exits == nil {
-			c.exits = map[string]bool{}
-		}
-		c.exits[b.ID] = true
+		put(&c.exits, b.ID, true)
 	}
 }
 
@@ -307,6 +288,14 @@ func (c *flightCollector) done() Flight {
 	f.Tasks, f.TasksDropped = capFirst(tasks, MaxFlightTasks)
 	f.TasksDropped += len(c.tasksDropped)
 	return f
+}
+
+// put sets (*m)[k] to v, making the map first: the collectors' maps start nil.
+func put[K comparable, V any](m *map[K]V, k K, v V) {
+	if *m == nil {
+		*m = map[K]V{}
+	}
+	(*m)[k] = v
 }
 
 // capLast keeps the last n elements (the most recent), counting the rest.

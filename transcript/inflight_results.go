@@ -53,10 +53,7 @@ func (c *flightCollector) results(content []byte, t time.Time) {
 			bg := &c.f.Background[i]
 			bg.ID = safetext.Field(after(text, "with ID: ", ". "), 80)
 			if bg.ID != "" {
-				if c.bgByID == nil {
-					c.bgByID = map[string][]int{}
-				}
-				c.bgByID[bg.ID] = append(c.bgByID[bg.ID], i)
+				put(&c.bgByID, bg.ID, append(c.bgByID[bg.ID], i))
 			}
 			bg.Output = safetext.Field(after(text, "Output is being written to: ", ". "), MaxFlightPath)
 			bg.Output = strings.TrimSuffix(bg.Output, ".")
@@ -69,10 +66,7 @@ func (c *flightCollector) results(content []byte, t time.Time) {
 			text := ContentText(b.Content)
 			if id := after(text, "agentId: ", " "); id != "" {
 				a.ID = safetext.Field(strings.TrimRight(id, ".,;)"), 80)
-				if c.agentID == nil {
-					c.agentID = map[string][]int{}
-				}
-				c.agentID[a.ID] = append(c.agentID[a.ID], i)
+				put(&c.agentID, a.ID, append(c.agentID[a.ID], i))
 			}
 			if strings.Contains(text, "Async agent launched") {
 				a.Background = true // 2.1.332 runs agents in the background: a task notification ends them
@@ -85,10 +79,7 @@ func (c *flightCollector) results(content []byte, t time.Time) {
 				a.Background = true
 				if a.ID == "" && l.AgentID != "" {
 					a.ID = safetext.Field(l.AgentID, 80)
-					if c.agentID == nil {
-						c.agentID = map[string][]int{}
-					}
-					c.agentID[a.ID] = append(c.agentID[a.ID], i)
+					put(&c.agentID, a.ID, append(c.agentID[a.ID], i))
 				}
 				if a.Output == "" && l.OutputFile != "" {
 					a.Output = safetext.Field(l.OutputFile, MaxFlightPath)

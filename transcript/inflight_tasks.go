@@ -8,14 +8,8 @@ const taskDeleted = "\x00deleted"
 // addTask appends a task, or counts it as dropped beyond maxCollectTasks; it returns its index
 // or -1.
 func (c *flightCollector) addTask(t Task) int {
-	if c.taskIdx == nil {
-		c.taskIdx = map[string]int{}
-	}
 	if c.live >= maxCollectTasks {
-		if c.tasksDropped == nil {
-			c.tasksDropped = map[string]struct{}{}
-		}
-		c.tasksDropped[t.ID] = struct{}{}
+		put(&c.tasksDropped, t.ID, struct{}{})
 		return -1
 	}
 	if i, ok := c.taskIdx[t.ID]; ok && t.ID != "" { // a second create of one id replaces it
@@ -25,7 +19,7 @@ func (c *flightCollector) addTask(t Task) int {
 	c.tasks = append(c.tasks, t)
 	c.live++
 	i := len(c.tasks) - 1
-	c.taskIdx[t.ID] = i
+	put(&c.taskIdx, t.ID, i)
 	return i
 }
 

@@ -71,12 +71,3 @@ func after(text, marker, end string) string {
 	}
 	return strings.TrimSpace(rest)
 }
-
-func firstNonEmpty(ss ...string) string {
-	for _, s := range ss {
-		if s != "" {
-			return s
-		}
-	}
-	return ""
-}

@@ -482,39 +482,25 @@ func Unquote(raw []byte) string {
 	for i := 0; i < len(raw); {
 		c := raw[i]
 		switch {
-		case c == '\\':
-			switch e := raw[i+1]; e {
-			case 'b':
-				out = append(out, '\b')
-			case 'f':
-				out = append(out, '\f')
-			case 'n':
-				out = append(out, '\n')
-			case 'r':
-				out = append(out, '\r')
-			case 't':
-				out = append(out, '\t')
-			case 'u':
-				r := rune(hex4(raw[i+2:]))
-				i += 6
-				if utf16.IsSurrogate(r) {
-					r2 := rune(-1)
-					if i+6 <= len(raw) && raw[i] == '\\' && raw[i+1] == 'u' {
-						r2 = rune(hex4(raw[i+2:]))
-					}
-					if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
-						r = dec
-						i += 6
-					} else {
-						r = utf8.RuneError
-					}
-				}
-				out = utf8.AppendRune(out, r)
-				continue
-			default: // " \ /
-				out = append(out, e)
-			}
+		case c == '\\' && raw[i+1] != 'u':
+			out = append(out, unescape[raw[i+1]])
 			i += 2
+		case c == '\\':
+			r := rune(hex4(raw[i+2:]))
+			i += 6
+			if utf16.IsSurrogate(r) {
+				r2 := rune(-1)
+				if i+6 <= len(raw) && raw[i] == '\\' && raw[i+1] == 'u' {
+					r2 = rune(hex4(raw[i+2:]))
+				}
+				if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
+					r = dec
+					i += 6
+				} else {
+					r = utf8.RuneError
+				}
+			}
+			out = utf8.AppendRune(out, r)
 		case c < utf8.RuneSelf:
 			out = append(out, c)
 			i++
@@ -570,6 +556,13 @@ func hex4(b []byte) int {
 	}
 	return n
 }
+
+// unescape and escape are a string's two-byte escapes: \n read as a newline, a newline written
+// as \n (static tables: nothing built at init).
+var (
+	unescape = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
+	escape   = [256]byte{'"': '"', '\\': '\\', '\b': 'b', '\f': 'f', '\n': 'n', '\r': 'r', '\t': 't'}
+)
 
 // KeyIs reports whether a raw key names field: exactly, or ASCII case-insensitively (as
 // encoding/json matches struct fields). A key with escapes is decoded first.
@@ -639,20 +632,9 @@ func AppendString(dst []byte, s string) []byte {
 				continue
 			}
 			dst = append(dst, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				dst = append(dst, '\\', c)
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			case '\b':
-				dst = append(dst, '\\', 'b')
-			case '\f':
-				dst = append(dst, '\\', 'f')
-			default:
+			if e := escape[c]; e != 0 {
+				dst = append(dst, '\\', e)
+			} else {
 				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
 			}
 			i++

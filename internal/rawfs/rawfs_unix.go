@@ -80,17 +80,35 @@ func (f *File) Perm() fs.FileMode { return fs.FileMode(f.perm & 0o777) }
 // Chmod sets the open file's permission bits (fchmod: no path, so nothing planted at the path
 // since the open is changed instead).
 func (f *File) Chmod(perm fs.FileMode) error {
+	if err := fchmod(f.fd, perm); err != nil {
+		return &fs.PathError{Op: "chmod", Path: f.name, Err: err}
+	}
+	f.perm = uint32(perm.Perm())
+	return nil
+}
+
+// fchmod sets the permission bits of fd, retrying on EINTR.
+func fchmod(fd int, perm fs.FileMode) error {
 	for {
-		err := syscall.Fchmod(f.fd, uint32(perm.Perm()))
+		if err := syscall.Fchmod(fd, uint32(perm.Perm())); err != syscall.EINTR {
+			return err
+		}
+	}
+}
+
+// writeAll writes all of data to fd, retrying on EINTR.
+func writeAll(fd int, data []byte) error {
+	for len(data) > 0 {
+		n, err := syscall.Write(fd, data)
 		if err == syscall.EINTR {
 			continue
 		}
 		if err != nil {
-			return &fs.PathError{Op: "chmod", Path: f.name, Err: err}
+			return err
 		}
-		f.perm = uint32(perm.Perm())
-		return nil
+		data = data[n:]
 	}
+	return nil
 }
 
 // ReadAt reads len(p) bytes from offset off, as io.ReaderAt: fewer only with an error (io.EOF
@@ -150,18 +168,11 @@ func WriteTemp(dir, prefix string, data []byte, perm fs.FileMode, sync bool) (st
 		syscall.Unlink(path)
 		return "", &fs.PathError{Op: op, Path: path, Err: err}
 	}
-	if err := syscall.Fchmod(fd, uint32(perm.Perm())); err != nil {
+	if err := fchmod(fd, perm); err != nil {
 		return fail("chmod", err)
 	}
-	for rest := data; len(rest) > 0; {
-		n, err := syscall.Write(fd, rest)
-		if err == syscall.EINTR {
-			continue
-		}
-		if err != nil {
-			return fail("write", err)
-		}
-		rest = rest[n:]
+	if err := writeAll(fd, data); err != nil {
+		return fail("write", err)
 	}
 	if sync {
 		if err := syscall.Fsync(fd); err != nil {
@@ -185,18 +196,11 @@ func Append(path string, data []byte, perm fs.FileMode) error {
 	}
 	var st syscall.Stat_t
 	if syscall.Fstat(fd, &st) == nil && fs.FileMode(st.Mode&0o7777) != perm.Perm() {
-		syscall.Fchmod(fd, uint32(perm.Perm())) // (created under a umask, or loosened since)
+		fchmod(fd, perm) // (created under a umask, or loosened since)
 	}
-	for rest := data; len(rest) > 0; {
-		n, err := syscall.Write(fd, rest)
-		if err == syscall.EINTR {
-			continue
-		}
-		if err != nil {
-			syscall.Close(fd)
-			return &fs.PathError{Op: "write", Path: path, Err: err}
-		}
-		rest = rest[n:]
+	if err := writeAll(fd, data); err != nil {
+		syscall.Close(fd)
+		return &fs.PathError{Op: "write", Path: path, Err: err}
 	}
 	if err := syscall.Close(fd); err != nil {
 		return &fs.PathError{Op: "close", Path: path, Err: err}
@@ -238,14 +242,8 @@ func Chmod(path string, perm fs.FileMode) error {
 	if fs.FileMode(st.Mode&0o7777) == perm.Perm() {
 		return nil
 	}
-	for {
-		err := syscall.Fchmod(fd, uint32(perm.Perm()))
-		if err == syscall.EINTR {
-			continue
-		}
-		if err != nil {
-			return &fs.PathError{Op: "chmod", Path: path, Err: err}
-		}
-		return nil
+	if err := fchmod(fd, perm); err != nil {
+		return &fs.PathError{Op: "chmod", Path: path, Err: err}
 	}
+	return nil
 }

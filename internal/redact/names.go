@@ -1,5 +1,7 @@
 package redact
 
+import "strings"
+
 // notLiteral reports whether the value of a secret-named key is plainly no secret: a boolean
 // or null (passwordless: true), and but for a password (a PIN is one) a number (token_id=4096),
 // or code that computes one (a call: getToken(), os.Getenv("…"); an attribute: config.api_key,
@@ -12,7 +14,7 @@ func notLiteral(v, kind string) bool {
 	if kind == KindPassword {
 		return false
 	}
-	if allDigits(v) || index(v, "(") >= 0 {
+	if allDigits(v) || strings.Contains(v, "(") {
 		return true
 	}
 	// identifier.identifier…: an attribute, not a value (a dotted token is matched by token
@@ -94,21 +96,17 @@ func secretWordIn(name string) string {
 		case 's':
 			w = firstAt(name, i, "secret", "sessionkey", "signingkey")
 		case 't':
-			w = firstAt(name, i, "token", "", "")
+			w = firstAt(name, i, "token")
 		case 'p':
-			if w = firstAt(name, i, "password", "passwd", "passphrase"); w == "" {
-				w = firstAt(name, i, "private", "", "")
-			}
+			w = firstAt(name, i, "password", "passwd", "passphrase", "private")
 		case 'a':
-			if w = firstAt(name, i, "apikey", "accesskey", "accountkey"); w == "" {
-				w = firstAt(name, i, "authkey", "", "")
-			}
+			w = firstAt(name, i, "apikey", "accesskey", "accountkey", "authkey")
 		case 'c':
-			w = firstAt(name, i, "credential", "", "")
+			w = firstAt(name, i, "credential")
 		case 'e':
-			w = firstAt(name, i, "encryptionkey", "", "")
+			w = firstAt(name, i, "encryptionkey")
 		case 'm':
-			w = firstAt(name, i, "masterkey", "", "")
+			w = firstAt(name, i, "masterkey")
 		}
 		if w != "" {
 			return w
@@ -117,15 +115,12 @@ func secretWordIn(name string) string {
 	return ""
 }
 
-// firstAt returns the first of a, b and c (non-empty) that name holds at i (nameAt).
-func firstAt(name string, i int, a, b, c string) string {
-	switch {
-	case nameAt(name, i, a):
-		return a
-	case b != "" && nameAt(name, i, b):
-		return b
-	case c != "" && nameAt(name, i, c):
-		return c
+// firstAt returns the first of words that name holds at i (nameAt), "" when none.
+func firstAt(name string, i int, words ...string) string {
+	for _, w := range words {
+		if nameAt(name, i, w) {
+			return w
+		}
 	}
 	return ""
 }

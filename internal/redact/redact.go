@@ -42,6 +42,8 @@
 // (redact_test.go and general_test.go hold both lists).
 package redact
 
+import "strings"
+
 // Kinds, as they appear in "[REDACTED: kind]".
 const (
 	KindAnthropic  = "anthropic key"
@@ -125,7 +127,7 @@ func String(s string) string {
 func match(s string, i int) (start, end int, kind string) {
 	switch c := s[i]; c {
 	case '-':
-		if hasPrefix(s[i:], "-----BEGIN ") {
+		if strings.HasPrefix(s[i:], "-----BEGIN ") {
 			if n := privateKey(s[i:]); n > 0 {
 				return i, i + n, KindPrivateKey
 			}
@@ -133,7 +135,7 @@ func match(s string, i int) (start, end int, kind string) {
 		}
 		return option(s, i)
 	case ':':
-		if hasPrefix(s[i:], "://") {
+		if strings.HasPrefix(s[i:], "://") {
 			return urlPassword(s, i+3)
 		}
 		return keyValue(s, i)
@@ -142,10 +144,10 @@ func match(s string, i int) (start, end int, kind string) {
 	case ' ':
 		return spaceValue(s, i)
 	default:
+		if c == 'h' && strings.HasPrefix(s[i:], "hooks.slack.com/") { // inside a URL's host too
+			return slackWebhook(s, i)
+		}
 		if !isAlnum(c) || !boundaryBefore(s, i) {
-			if c == 'h' && hasPrefix(s[i:], "hooks.slack.com/") {
-				return slackWebhook(s, i)
-			}
 			return 0, 0, ""
 		}
 		if tokenStart[c] {
@@ -153,11 +155,8 @@ func match(s string, i int) (start, end int, kind string) {
 				return i, i + n, k
 			}
 		}
-		switch {
-		case (c == 'B' || c == 'b') && hasPrefixFold(s[i:], "bearer "):
+		if (c == 'B' || c == 'b') && hasPrefixFold(s[i:], "bearer ") {
 			return bearer(s, i+len("bearer "))
-		case c == 'h' && hasPrefix(s[i:], "hooks.slack.com/"):
-			return slackWebhook(s, i)
 		}
 	}
 	return 0, 0, ""
@@ -182,15 +181,15 @@ func body(s string, prefix, min int, class func(byte) bool, mixed bool, kind str
 // privateKey matches a "-----BEGIN … PRIVATE KEY-----" block through its END line (or the rest
 // of s when the block is cut).
 func privateKey(s string) int {
-	head := index(s[len("-----BEGIN "):], "-----")
-	if head < 0 || head > 40 || index(s[len("-----BEGIN "):len("-----BEGIN ")+head], "PRIVATE KEY") < 0 {
+	head := strings.Index(s[len("-----BEGIN "):], "-----")
+	if head < 0 || head > 40 || !strings.Contains(s[len("-----BEGIN "):len("-----BEGIN ")+head], "PRIVATE KEY") {
 		return 0
 	}
-	end := index(s, "-----END ")
+	end := strings.Index(s, "-----END ")
 	if end < 0 {
 		return len(s)
 	}
-	tail := index(s[end+len("-----END "):], "-----")
+	tail := strings.Index(s[end+len("-----END "):], "-----")
 	if tail < 0 {
 		return len(s)
 	}
@@ -207,7 +206,7 @@ func urlPassword(s string, i int) (int, int, string) {
 				colon = j
 			}
 		case '@':
-			if colon >= i && colon+1 < j && !hasPrefix(s[colon+1:], Marker) { // redis://:password@ has no user
+			if colon >= i && colon+1 < j && !strings.HasPrefix(s[colon+1:], Marker) { // redis://:password@ has no user
 				return colon + 1, j, KindPassword
 			}
 			return 0, 0, ""
@@ -267,16 +266,11 @@ func spaceValue(s string, i int) (int, int, string) {
 // /workflows/…); s[i] starts "hooks.slack.com/".
 func slackWebhook(s string, i int) (int, int, string) {
 	j := i + len("hooks.slack.com/")
-	switch {
-	case hasPrefix(s[j:], "services/"):
-		j += len("services/")
-	case hasPrefix(s[j:], "workflows/"):
-		j += len("workflows/")
-	case hasPrefix(s[j:], "triggers/"):
-		j += len("triggers/")
-	default:
+	kind, _, ok := strings.Cut(s[j:], "/")
+	if !ok || kind != "services" && kind != "workflows" && kind != "triggers" {
 		return 0, 0, ""
 	}
+	j += len(kind) + 1
 	e := j
 	for e < len(s) && (isB64URL(s[e]) || s[e] == '/') {
 		e++
@@ -398,7 +392,7 @@ func value(s string, j int, mode int) (int, int) {
 // skipValue reports whether a value is no literal secret: a variable, a placeholder, a mask or
 // an earlier redaction.
 func skipValue(v string) bool {
-	if v == "" || v[0] == '$' || v[0] == '<' || v[0] == '{' || index(v, "[REDACTED") >= 0 {
+	if v == "" || v[0] == '$' || v[0] == '<' || v[0] == '{' || strings.Contains(v, "[REDACTED") {
 		return true
 	}
 	for i := 0; i < len(v); i++ {
@@ -416,7 +410,7 @@ func option(s string, i int) (int, int, string) {
 	if i > 0 && !isBlank(s[i-1]) {
 		return 0, 0, ""
 	}
-	if long := hasPrefix(s[i:], "--"); long || i+1 < len(s) && isLower(s[i+1]) {
+	if long := strings.HasPrefix(s[i:], "--"); long || i+1 < len(s) && isLower(s[i+1]) {
 		// --name VALUE, --name=VALUE, and Go's -name VALUE
 		from := i + 1
 		if long {
@@ -500,7 +494,7 @@ func userPassword(s string, j int) (int, int, string) {
 		return 0, 0, ""
 	}
 	start, end := value(s, j, valueWord)
-	c := index(s[start:end], ":")
+	c := strings.Index(s[start:end], ":")
 	if c <= 0 || start+c+1 >= end || skipValue(s[start+c+1:end]) {
 		return 0, 0, ""
 	}
@@ -514,7 +508,7 @@ func bearer(s string, j int) (int, int, string) {
 		digit = digit || isDigit(s[e])
 		e++
 	}
-	if e-j < 8 || !digit || hasPrefix(s[j:], "[REDACTED") {
+	if e-j < 8 || !digit || strings.HasPrefix(s[j:], "[REDACTED") {
 		return 0, 0, ""
 	}
 	return j, e, KindBearer
@@ -522,14 +516,8 @@ func bearer(s string, j int) (int, int, string) {
 
 // lineHas reports whether the line around s[i] contains word.
 func lineHas(s string, i int, word string) bool {
-	a, b := i, i
-	for a > 0 && s[a-1] != '\n' {
-		a--
-	}
-	for b < len(s) && s[b] != '\n' {
-		b++
-	}
-	return index(s[a:b], word) >= 0
+	line, _, _ := strings.Cut(s[strings.LastIndexByte(s[:i], '\n')+1:], "\n") // (no newline in s[…:i])
+	return strings.Contains(line, word)
 }
 
 // boundaryBefore reports whether a token may start at s[i]: not inside a longer word.
@@ -555,18 +543,6 @@ func isKeyByte(c byte) bool {
 	return isAlnum(c) || c == '_' || c == '-' || c == '.'
 }
 
-func hasPrefix(s, p string) bool { return len(s) >= len(p) && s[:len(p)] == p }
-
-// index is strings.Index for the short needles here (no strings import: nothing at init).
-func index(s, sub string) int {
-	for i := 0; i+len(sub) <= len(s); i++ {
-		if s[i:i+len(sub)] == sub {
-			return i
-		}
-	}
-	return -1
-}
-
 func lower(c byte) byte {
 	if isUpper(c) {
 		return c + 'a' - 'A'
@@ -574,7 +550,8 @@ func lower(c byte) byte {
 	return c
 }
 
-// equalFold compares ASCII case-insensitively; want is lower-case.
+// equalFold compares ASCII case-insensitively; want is lower-case. (Inlined where
+// strings.EqualFold is a call: the names are compared at every key.)
 func equalFold(s, want string) bool {
 	if len(s) != len(want) {
 		return false

@@ -1,5 +1,7 @@
 package redact
 
+import "strings"
+
 // A prefix rule: a provider's token is prefix followed by at least min bytes of class, ending
 // at a boundary. (A static table: nothing is built at init.)
 type prefixRule struct {
@@ -85,7 +87,7 @@ func token(s string) (int, string) {
 	}
 	for i := lo; i < len(prefixes) && prefixes[i].prefix[0] == s[0]; i++ {
 		r := &prefixes[i]
-		if hasPrefix(s, r.prefix) {
+		if strings.HasPrefix(s, r.prefix) {
 			if n, k := body(s, len(r.prefix), r.min, r.class, false, r.kind); k != "" {
 				return n, k
 			}
@@ -93,7 +95,7 @@ func token(s string) (int, string) {
 	}
 	switch s[0] {
 	case 's':
-		if hasPrefix(s, "sk-") && !hasPrefix(s, "sk-ant-") {
+		if strings.HasPrefix(s, "sk-") && !strings.HasPrefix(s, "sk-ant-") {
 			return body(s, len("sk-"), 20, isB64URL, true, KindOpenAI)
 		}
 	case 'g':
@@ -101,11 +103,11 @@ func token(s string) (int, string) {
 			return body(s, 4, 30, isAlnum, false, KindGitHub)
 		}
 	case 'x':
-		if len(s) > 5 && hasPrefix(s, "xox") && s[4] == '-' && (s[3] == 'b' || s[3] == 'p' || s[3] == 'a' || s[3] == 'r' || s[3] == 's' || s[3] == 'e') {
+		if len(s) > 5 && strings.HasPrefix(s, "xox") && s[4] == '-' && (s[3] == 'b' || s[3] == 'p' || s[3] == 'a' || s[3] == 'r' || s[3] == 's' || s[3] == 'e') {
 			return body(s, 5, 10, isSlack, false, KindSlack)
 		}
 	case 'A':
-		if hasPrefix(s, "AKIA") || hasPrefix(s, "ASIA") {
+		if strings.HasPrefix(s, "AKIA") || strings.HasPrefix(s, "ASIA") {
 			// exactly 16 upper-case letters and digits, at least one digit
 			n, digit := 4, false
 			for n < len(s) && n < 21 && (isUpper(s[n]) || isDigit(s[n])) {
@@ -118,20 +120,20 @@ func token(s string) (int, string) {
 		}
 	case 'S':
 		switch {
-		case hasPrefix(s, "SG."):
+		case strings.HasPrefix(s, "SG."):
 			return sendGrid(s)
-		case hasPrefix(s, "SK"):
+		case strings.HasPrefix(s, "SK"):
 			// a Twilio API key: SK and exactly 32 lower-case hex digits
 			if n, k := body(s, 2, 32, isLowerHex, false, KindTwilio); n == 34 {
 				return n, k
 			}
 		}
 	case 'd':
-		if hasPrefix(s, "dp.") {
+		if strings.HasPrefix(s, "dp.") {
 			return doppler(s)
 		}
 	case 'e':
-		if hasPrefix(s, "eyJ") {
+		if strings.HasPrefix(s, "eyJ") {
 			return jwt(s)
 		}
 	}

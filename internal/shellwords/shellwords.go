@@ -68,17 +68,14 @@ type Line struct {
 func (l *Line) Sure() bool { return !l.Expands && !l.Compound && !l.Broken && !l.Cut }
 
 // Parse splits a command line. It never fails: what it cannot follow sets a flag.
-func Parse(s string) Line {
-	p := parser{s: s}
-	p.run()
-	return p.line
-}
+func Parse(s string) Line { return parse(parser{s: s}) }
 
 // ParseKeepBackslash is Parse for a command line that may name a program by a Windows path
 // written by hand (`C:\Users\me\zoneline.exe hook`, as settings.json may hold): outside quotes
 // a backslash escapes only a blank or a quote, and stays before anything else.
-func ParseKeepBackslash(s string) Line {
-	p := parser{s: s, keepBackslash: true}
+func ParseKeepBackslash(s string) Line { return parse(parser{s: s, keepBackslash: true}) }
+
+func parse(p parser) Line {
 	p.run()
 	return p.line
 }
@@ -128,7 +125,7 @@ func (p *parser) run() {
 			p.endWord()
 			p.operator()
 		case c == '<' || c == '>':
-			if (c == '<' || c == '>') && p.i+1 < len(p.s) && p.s[p.i+1] == '(' {
+			if p.i+1 < len(p.s) && p.s[p.i+1] == '(' {
 				p.line.Expands = true // process substitution
 			}
 			p.redirect()
@@ -276,10 +273,8 @@ func (p *parser) redirect() {
 			op = "<<-"
 		}
 		p.line.Compound = true // a here-document or here-string: its text is no word
-	default:
-		if strings.HasPrefix(op, ">&") || strings.HasPrefix(op, "<&") {
-			op = op[:2]
-		} else if strings.HasPrefix(op, ">>") {
+	default: // the longest operator it starts with
+		if strings.HasPrefix(op, ">&") || strings.HasPrefix(op, "<&") || strings.HasPrefix(op, ">>") {
 			op = op[:2]
 		} else {
 			op = op[:1]
