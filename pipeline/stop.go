@@ -6,7 +6,6 @@ import (
 	"os"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/zoneline/zoneline/config"
 	"github.com/zoneline/zoneline/internal/rawfs"
@@ -169,13 +168,10 @@ func replyNeedle(msg string) []byte {
 		}
 		n++
 	}
-	for n > 0 && n < len(msg) && !utf8.RuneStart(msg[n]) {
-		n--
+	if needle, _ := safetext.CutBytes(msg, n); len(needle) >= 8 {
+		return []byte(needle)
 	}
-	if n < 8 {
-		return nil
-	}
-	return []byte(msg[:n])
+	return nil
 }
 
 // displayName names a model the way Claude Code's model.display_name does, from its id, for a

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/zoneline/zoneline/internal/rawfs"
 	"github.com/zoneline/zoneline/internal/redact"
@@ -89,12 +88,8 @@ const MaxLogLine = 2000
 // trace stays readable as indented lines.
 func logText(msg string) string {
 	msg = redact.String(msg)
-	if len(msg) > MaxLogLine {
-		cut := MaxLogLine
-		for cut > 0 && !utf8.RuneStart(msg[cut]) {
-			cut--
-		}
-		msg = msg[:cut] + "…"
+	if cut, long := safetext.CutBytes(msg, MaxLogLine); long {
+		msg = cut + "…"
 	}
 	msg = safetext.Escape(msg)
 	if strings.IndexByte(msg, '\n') < 0 {

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/zoneline/zoneline/internal/safetext"
 )
@@ -286,7 +285,7 @@ func (s *EvidenceScanner) skillBody(rec *Record, line []byte) {
 		// Claude Code 2.1.185 and later may give a plugin skill's body without the line.
 		body = strings.TrimLeft(text, " \n")
 	}
-	body, cut := skillText(strings.TrimLeft(body, "\n"))
+	body, cut := safetext.CutBytes(strings.TrimLeft(body, "\n"), MaxSkillBody)
 	if called {
 		s.ev.Skills[i].Body, s.ev.Skills[i].BodyCut = body, cut
 		s.bodyWait = slices.DeleteFunc(s.bodyWait, func(j int) bool { return j == i })
@@ -310,19 +309,6 @@ func (s *EvidenceScanner) skillBody(rec *Record, line []byte) {
 	}
 	s.slashName, s.slashUUID = "", ""
 	s.addSkill(SkillLoad{Name: safetext.Field(name, 200), Body: body, BodyCut: cut, UUID: uuid})
-}
-
-// skillText returns a skill's body cut to MaxSkillBody bytes at a rune's start; cut reports
-// that it was longer.
-func skillText(body string) (text string, cut bool) {
-	if len(body) <= MaxSkillBody {
-		return body, false
-	}
-	n := MaxSkillBody
-	for n > 0 && !utf8.RuneStart(body[n]) {
-		n--
-	}
-	return body[:n], true
 }
 
 // sameSkill reports whether a Skill call's name ("superpowers:brainstorming", "goal") is the
@@ -352,7 +338,7 @@ func (s *EvidenceScanner) invoked(line []byte) {
 		return
 	}
 	for _, k := range r.Attachment.Skills {
-		body, cut := skillText(k.Content)
+		body, cut := safetext.CutBytes(k.Content, MaxSkillBody)
 		s.addSkill(SkillLoad{Name: safetext.Field(k.Name, 200), Body: body, BodyCut: cut, UUID: r.UUID, Restored: true})
 	}
 }

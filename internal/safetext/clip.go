@@ -28,6 +28,19 @@ func Cut(s string, n int) string {
 	return prefix(s, n-1) + "…"
 }
 
+// CutBytes returns s cut to at most n bytes at the start of a rune, and whether it was longer
+// (n <= 0: nothing is kept of a non-empty s); it cleans nothing.
+func CutBytes(s string, n int) (string, bool) {
+	if len(s) <= n {
+		return s, false
+	}
+	n = max(n, 0)
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n], true
+}
+
 // fits reports whether s has at most n runes.
 func fits(s string, n int) bool { return len(s) <= n || utf8.RuneCountInString(s) <= n }
 

@@ -47,3 +47,27 @@ func TestCut(t *testing.T) {
 		}
 	}
 }
+
+func TestCutBytes(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		n    int
+		want string
+		cut  bool
+	}{
+		{"abc", 3, "abc", false},
+		{"abc", 5, "abc", false},
+		{"abcd", 3, "abc", true},
+		{"ab€", 3, "ab", true}, // € is 3 bytes: never half a rune
+		{"ab€", 4, "ab", true},
+		{"ab€", 5, "ab€", false},
+		{"€", 2, "", true},
+		{"abc", 0, "", true},
+		{"", 0, "", false},
+		{"abc", -1, "", true},
+	} {
+		if got, cut := CutBytes(c.s, c.n); got != c.want || cut != c.cut {
+			t.Errorf("CutBytes(%q, %d) = %q, %v; want %q, %v", c.s, c.n, got, cut, c.want, c.cut)
+		}
+	}
+}
