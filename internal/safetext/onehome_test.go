@@ -31,7 +31,7 @@ func TestOneHomeForFolding(t *testing.T) {
 			return err
 		}
 		if m := copyOf.Find(data); m != nil {
-			t.Errorf("%s: %s… : fold with safetext.Field instead", path, m)
+			t.Errorf("%s: %s… : use safetext (Field, Cut, CutBytes) instead", path, m)
 		}
 		return nil
 	})
