@@ -5,6 +5,7 @@
 package doctor
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -341,7 +342,7 @@ func Payloads(s *state.Session, now time.Time) []Result {
 		return []Result{{Name: "claude code", Status: Warn, Detail: "no status line render recorded yet", Fix: "start Claude Code; if this stays, the statusLine is not running (check disableAllHooks and the workspace trust)"}}
 	}
 	ago := sessions.Ago(now.Sub(s.Updated))
-	v := Result{Name: "claude code", Detail: fmt.Sprintf("version %s, last seen %s ago (session %s, %s)", orUnknown(s.Version), ago, s.ID[:8], orUnknown(s.Model))}
+	v := Result{Name: "claude code", Detail: fmt.Sprintf("version %s, last seen %s ago (session %s, %s)", cmp.Or(s.Version, "unknown"), ago, s.ID[:8], cmp.Or(s.Model, "unknown"))}
 	if s.Version == "" {
 		v.Status = Warn
 	}
@@ -350,13 +351,6 @@ func Payloads(s *state.Session, now time.Time) []Result {
 		r.Status, r.Fix = Warn, "slow: check the log below, and the transcript size"
 	}
 	return []Result{v, r}
-}
-
-func orUnknown(s string) string {
-	if s == "" {
-		return "unknown"
-	}
-	return s
 }
 
 // Notify describes the notification path: the companion binary and the session bus. sent is

@@ -1,6 +1,7 @@
 package doctor
 
 import (
+	"cmp"
 	"os"
 
 	"github.com/zoneline/zoneline/install"
@@ -15,7 +16,7 @@ func Mod(claudeDir, self string) Result {
 	}
 	bin := install.ModBinary(dir)
 	if fi, err := os.Stat(bin); bin == "" || err != nil || fi.IsDir() {
-		return Result{Name: "mod", Status: Fail, Detail: "installed in " + dir + ", but the binary it runs (" + orUnknown(bin) + ") is missing", Fix: "run: zoneline install -mod"}
+		return Result{Name: "mod", Status: Fail, Detail: "installed in " + dir + ", but the binary it runs (" + cmp.Or(bin, "unknown") + ") is missing", Fix: "run: zoneline install -mod"}
 	}
 	if self != "" && !sameFile(bin, self) {
 		return Result{Name: "mod", Status: Warn, Detail: "installed in " + dir + ", running " + bin + ", not this zoneline (" + self + ")", Fix: "run: zoneline install -mod"}
