@@ -52,16 +52,6 @@ func NextStep(dir state.Dir, sessionID string, now time.Time, stale time.Duratio
 	return StepPrep
 }
 
-// Pending reports whether a nudge waits for the session's next prompt: one stat.
-func Pending(dir state.Dir, sessionID string) bool {
-	p, err := dir.SessionFile(sessionID, pendingName)
-	if err != nil {
-		return false
-	}
-	_, err = os.Lstat(p)
-	return err == nil
-}
-
 // TakeNudge claims the session's pending nudge and marks every undelivered nudge marker of the
 // current epoch delivered; it returns the highest of them. With no nudge pending it costs one
 // stat and returns nil. Of racing callers at most one gets each marker: the pending file is

@@ -56,16 +56,6 @@ const (
 	TouchRegistry                   // set its time only: this render happened (sessions.Entry.Idle)
 )
 
-func (a SaveAction) String() string {
-	switch a {
-	case SaveRegistry:
-		return "save"
-	case TouchRegistry:
-		return "touch"
-	}
-	return "keep"
-}
-
 // saveAction decides what this render does with the registry. It saves it when there was
 // none, when anything but the tokens and the transcript offset changed (zone, model, window,
 // compactions, …), when those moved and the saved state is saveAfter old or the offset moved

@@ -7,7 +7,7 @@ const (
 	// maxBytes is zero or negative.
 	DefaultTailBytes int64 = 4 << 20
 
-	// DefaultScanBytes is how much ScanCompactions reads in one call when its
+	// DefaultScanBytes is how much ScanCompactionsFrom reads in one call when its
 	// maxBytes is zero or negative.
 	DefaultScanBytes int64 = 4 << 20
 

@@ -56,9 +56,6 @@ type Evidence struct {
 	CallsDropped   int
 }
 
-// Empty reports whether e shows nothing loaded and nothing done.
-func (e *Evidence) Empty() bool { return len(e.Skills) == 0 && len(e.Actions) == 0 }
-
 // EvidenceScanner reads JSONL records one at a time (pairing tool uses with their results) and
 // collects Evidence; Reset starts a new stretch (the caller calls it at a compaction boundary).
 //

@@ -36,12 +36,14 @@ var (
 	summaryMarker = []byte("isCompactSummary")
 )
 
-// ScanCompactions counts the main-chain compactions in the transcript at
-// path from offset on, so that the statusline keeps a running count
-// without ever re-reading the whole file: store Scan.Offset and pass it
-// back next time, adding Compactions to the count (or replacing the count
-// when Reset is set). It trusts that the file is the one the offset was
-// saved in; ScanCompactionsFrom checks.
+// ScanCompactionsFrom counts the main-chain compactions in the transcript at
+// path from a saved Position on, so that the statusline keeps a running count
+// without ever re-reading the whole file: store Scan.At and pass it
+// back next time, adding Compactions to the count (or replacing
+// the count when Reset is set). When the file at path is not the one the
+// position was saved in (another device or inode, or other bytes before the
+// offset), it is read from 0 with Reset set; a position without an identity
+// (all zeros but the offset: saved by an older zoneline) is trusted once.
 //
 // It reads at most maxBytes (DefaultScanBytes if maxBytes <= 0) and only
 // complete lines, so Offset is always just after a newline, except past a
@@ -49,14 +51,6 @@ var (
 // later calls skip the rest of it (a piece of a line never parses as a
 // record). A negative offset, or one beyond the end of the file, starts
 // again from 0 with Reset set.
-func ScanCompactions(path string, offset int64, maxBytes int64) (Scan, error) {
-	return scanCompactions(path, Position{Offset: offset}, false, maxBytes)
-}
-
-// ScanCompactionsFrom is ScanCompactions from a saved Position (Scan.At of the previous call):
-// when the file at path is not the one the position was saved in (another device or inode, or
-// other bytes before the offset), it is read from 0 with Reset set. A position without an
-// identity (all zeros but the offset: saved by an older zoneline) is trusted once.
 func ScanCompactionsFrom(path string, from Position, maxBytes int64) (Scan, error) {
 	return scanCompactions(path, from, from.Dev != 0 || from.Ino != 0 || from.Sum != 0, maxBytes)
 }
