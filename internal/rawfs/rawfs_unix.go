@@ -48,7 +48,7 @@ func Open(path string, noFollow bool) (*File, error) {
 		return nil, &fs.PathError{Op: "open", Path: path, Err: ErrNotRegular}
 	}
 	return &File{fd: fd, size: st.Size, name: path, dev: uint64(st.Dev), ino: uint64(st.Ino), perm: uint32(st.Mode) & 0o7777,
-		mtime: time.Unix(st.Mtim.Unix())}, nil
+		mtime: mtimeOf(&st)}, nil
 }
 
 // open retries open(2) on EINTR.
