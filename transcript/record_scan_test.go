@@ -52,6 +52,8 @@ func checkScanMatchesJSON(t *testing.T, line []byte) {
 }
 
 var scanSeeds = []string{
+	`{"type":"user","isSidechain":true,"isSidechain":null,"isMeta":true,"isMeta":null,"isCompactSummary":true,"isCompactSummary":false}`,
+	`{"type":"user","isMeta":true,"isMeta":"x"}`,
 	`{"type":"assistant","message":{"id":"m1","model":"claude","usage":{"input_tokens":5,"cache_creation_input_tokens":7,"cache_read_input_tokens":9,"output_tokens":1}},"uuid":"u","isSidechain":false}`,
 	`{"type":"assistant","message":{"usage":{"input_tokens":1,"cache_read_input_tokens":2},"usage":{"input_tokens":5}}}`,
 	`{"type":"assistant","message":{"usage":{"input_tokens":1}},"message":{"usage":null}}`,

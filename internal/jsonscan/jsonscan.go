@@ -214,11 +214,13 @@ func (s *Scanner) BoolPtr(dst **bool) error {
 }
 
 // Bool reads a bool field: true or false; null or a value of another kind (skipped and
-// reported) reads as false.
+// reported) leaves dst as it was (false in a fresh struct), as encoding/json does.
 func (s *Scanner) Bool(dst *bool) error {
 	var v *bool
 	err := s.BoolPtr(&v)
-	*dst = v != nil && *v
+	if v != nil { // null and a value of another kind leave dst as it was, as encoding/json does
+		*dst = *v
+	}
 	return err
 }
 
