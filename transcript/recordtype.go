@@ -103,7 +103,7 @@ func findType(b []byte, leading bool) (tok []byte, ok bool) {
 			}
 			i = nestedEnd(b, i)
 		default: // number, true, false, null
-			for i < len(b) && b[i] != ',' && b[i] != '}' {
+			for i < len(b) && b[i] != ',' && b[i] != '}' && b[i] != ']' {
 				i++
 			}
 		}

@@ -26,3 +26,29 @@ func TestLeadingType(t *testing.T) {
 		}
 	}
 }
+
+// TestTopLevelType: the last top-level "type" of a line that is one JSON object, nested values
+// passed over; a line that is not one object is refused.
+func TestTopLevelType(t *testing.T) {
+	for _, c := range []struct {
+		line, want string
+		ok         bool
+	}{
+		{`{"type":"user"}`, "user", true},
+		{` {"a":{"type":"x"},"type":"attachment","b":[1,{"type":"y"}]} `, "attachment", true},
+		{`{"type":"x","type":"system"}`, "system", true},
+		{`{"typ\u0065":"summary"}`, "summary", true},
+		{`{"a":1,"b":true,"c":null}`, "", false},
+		{`{"type":"x","a":1]}`, "", false}, // a stray bracket after a number
+		{`{"type":"x",}`, "", false},
+		{`{"type":"x" "b":1}`, "", false},
+		{`{"type":"x"} trailing`, "", false},
+		{`["type","x"]`, "", false},
+		{`{"type":5}`, "", false},
+	} {
+		got, ok := topLevelType([]byte(c.line))
+		if got != c.want || ok != c.ok {
+			t.Errorf("topLevelType(%s) = %q, %v; want %q, %v", c.line, got, ok, c.want, c.ok)
+		}
+	}
+}
