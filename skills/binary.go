@@ -56,10 +56,11 @@ func Program(data []byte) (program string, ok bool) {
 	return "", false
 }
 
-// unquote undoes Word: one shell word, read by internal/shellwords (quotes removed); ok is
-// false for anything else (more words, an operator, an expansion, unbalanced quotes).
+// unquote undoes Word: one shell word, read by internal/shellwords as install reads a command
+// line (quotes removed, backslashes kept); ok is false for anything else (more words, an
+// operator, an expansion, unbalanced quotes).
 func unquote(w string) (string, bool) {
-	l := shellwords.Parse(w)
+	l := shellwords.ParseKeepBackslash(w) // a hand-written Windows path keeps its backslashes
 	if !l.Sure() || len(l.Commands) != 1 || len(l.Ops) != 0 {
 		return "", false
 	}

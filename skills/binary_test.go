@@ -62,6 +62,9 @@ func TestWord(t *testing.T) {
 			t.Errorf("unquote(Word(%q)) = %q, %v", tt.in, back, ok)
 		}
 	}
+	if got, ok := unquote(`C:\x\zoneline.exe`); !ok || got != `C:\x\zoneline.exe` {
+		t.Errorf("unquote of a hand-written Windows path = %q, %v", got, ok)
+	}
 	for _, w := range []string{"", "a b", "$HOME/zoneline", "'open", "zoneline;rm", "a>b", "''"} {
 		if got, ok := unquote(w); ok {
 			t.Errorf("unquote(%q) = %q, want no word", w, got)
