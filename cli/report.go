@@ -15,7 +15,6 @@ import (
 	"github.com/zoneline/zoneline/hookevent"
 	"github.com/zoneline/zoneline/report"
 	"github.com/zoneline/zoneline/state"
-	"github.com/zoneline/zoneline/tune"
 )
 
 // reportOptions is `zoneline report`'s command line.
@@ -138,9 +137,7 @@ func (e *Env) runReport(o reportOptions, since time.Time) error {
 	if rep.Totals.Files == 0 {
 		return errors.New(noTranscripts(dir)) // exitNoTranscripts
 	}
-	if secs := float64(rep.Totals.ElapsedMS) / 1000; secs > 0 && e.io().StderrTTY {
-		fmt.Fprintf(e.Stderr, "zoneline: read %s in %.1fs (%.0f MB/s)\n", tune.Bytes(rep.Totals.Bytes), secs, float64(rep.Totals.Bytes)/1e6/secs)
-	}
+	e.readSpeed(rep.Totals.Bytes, rep.Totals.ElapsedMS)
 	if o.JSON {
 		if err := e.printJSON(rep); err != nil {
 			return err

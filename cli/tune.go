@@ -133,9 +133,7 @@ func (e *Env) runTune(o tuneOptions) error {
 		}
 		return errReported // exitNoTranscripts: each file is named above
 	}
-	if secs := float64(rep.Totals.ElapsedMS) / 1000; secs > 0 && e.io().StderrTTY {
-		fmt.Fprintf(e.Stderr, "zoneline: read %s in %.1fs (%.0f MB/s)\n", tune.Bytes(rep.Totals.Bytes), secs, float64(rep.Totals.Bytes)/1e6/secs)
-	}
+	e.readSpeed(rep.Totals.Bytes, rep.Totals.ElapsedMS)
 	if o.JSON {
 		if err := e.printJSON(rep); err != nil {
 			return err
@@ -277,4 +275,12 @@ func writeUserFile(path string, data []byte) error {
 		mode = fi.Mode().Perm()
 	}
 	return state.WriteFileMode(target, data, mode)
+}
+
+// readSpeed tells a person at a terminal how much a scan of transcripts (tune, report) read and
+// how fast; nothing when stderr is no terminal or the scan took no time.
+func (e *Env) readSpeed(bytes, elapsedMS int64) {
+	if secs := float64(elapsedMS) / 1000; secs > 0 && e.io().StderrTTY {
+		fmt.Fprintf(e.Stderr, "zoneline: read %s in %.1fs (%.0f MB/s)\n", tune.Bytes(bytes), secs, float64(bytes)/1e6/secs)
+	}
 }
